@@ -1,0 +1,61 @@
+// The interface every task implements. An Env knows nothing about threads, batches or Python:
+// the pool seeds it, calls reset/step on one worker thread at a time, and asks it to write its
+// observation and info fields into the output row it was handed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rng.h"
+#include "spec.h"
+
+namespace envhive {
+
+struct StepResult {
+  double reward = 0.0;
+  bool terminated = false;
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+
+  // Start a new episode, drawing any randomness from rng().
+  virtual void reset() = 0;
+  // Advance one agent step. `action` points at the action row: one int64 for a Discrete
+  // action space, else `count()` values of the Box dtype. Truncation (time limits) is the
+  // pool's job, not the env's.
+  virtual StepResult step(const void* action) = 0;
+  // Write the current observation (Spaces::observation.bytes() bytes).
+  virtual void write_obs(void* dst) const = 0;
+  // Write each declared info field; dst[i] points at Spaces::infos[i] for this row.
+  virtual void write_info(void* const* /*dst*/) const {}
+
+  // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would.
+  void seed(uint64_t s) { rng_.seed(s); }
+  void seed_from_os() { rng_.seed_from_os(); }
+  Pcg64& rng() { return rng_; }
+
+ private:
+  Pcg64 rng_;
+};
+
+// A registered task: its config fields (with defaults) and how to get spaces and envs from a
+// resolved config. `max_episode_steps` is always a config field; 0 means no time limit.
+struct TaskDef {
+  std::string id;
+  std::string family;
+  std::string doc;
+  std::vector<ConfigField> config;
+  std::function<Spaces(const Config&)> spaces;
+  // Build the env for pool index `env_id` (most tasks ignore it).
+  std::function<std::unique_ptr<Env>(const Config&, int env_id)> make;
+};
+
+// Families append their tasks here; the bindings read it.
+std::vector<TaskDef>& task_registry();
+
+}  // namespace envhive

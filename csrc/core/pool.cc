@@ -1,0 +1,297 @@
+#include "pool.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+namespace envhive {
+
+namespace {
+constexpr size_t kMaxChunk = 64;
+}
+
+Pool::Pool(const TaskDef& task, Config config, PoolOptions options, const std::vector<uint64_t>& seeds)
+    : spaces_(task.spaces(config)), opt_(options) {
+  const int n = opt_.num_envs;
+  layout_ = BatchLayout(static_cast<size_t>(opt_.batch_size), spaces_,
+                        opt_.autoreset_mode == AutoresetMode::kSameStep);
+  // Ring: every batch that can hold an unreceived completion, plus the one being received.
+  const size_t ring_size = static_cast<size_t>((n + opt_.batch_size - 1) / opt_.batch_size + 1);
+  recycler_ = std::make_shared<BlockRecycler>(layout_.total, ring_size + 4);
+  ring_ = std::vector<Slot>(ring_size);
+  for (auto& slot : ring_) slot.block.store(recycler_->acquire());
+
+  const auto& act = spaces_.action;
+  action_row_bytes_ = act.kind == SpaceSpec::Kind::kDiscrete ? sizeof(int64_t) : act.bytes();
+  actions_.assign(static_cast<size_t>(n) * std::max<size_t>(action_row_bytes_, 1), std::byte{0});
+  queue_.assign(static_cast<size_t>(n), 0);
+  in_flight_.assign(static_cast<size_t>(n), 0);
+  env_state_ = std::vector<EnvState>(static_cast<size_t>(n));
+  envs_.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    envs_.push_back(task.make(config, i));
+    if (seeds.empty())
+      envs_.back()->seed_from_os();
+    else
+      envs_.back()->seed(seeds[static_cast<size_t>(i)]);
+  }
+
+  // In sync mode the calling thread is one of the num_threads (it steps envs while it waits);
+  // in async mode it runs the caller's Python code, so all num_threads are workers.
+  const int workers = sync() ? opt_.num_threads - 1 : opt_.num_threads;
+  participants_ = static_cast<size_t>(std::max(1, opt_.num_threads));
+  for (int w = 0; w < workers; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
+}
+
+Pool::~Pool() { close(); }
+
+void Pool::close() {
+  if (closed_) return;
+  closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(work_mu_);
+    stop_.store(true, std::memory_order_seq_cst);
+  }
+  work_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+  workers_.clear();
+  for (auto& slot : ring_) {
+    if (auto* b = slot.block.exchange(nullptr)) recycler_->release(b);
+  }
+}
+
+void Pool::set_seed(int32_t id, uint64_t seed) {
+  auto& st = env_state_[static_cast<size_t>(id)];
+  st.seed = seed;
+  st.has_seed = true;
+}
+
+void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cmds_n, const std::byte* actions) {
+  if (n == 0) return;
+  const uint64_t tail = queue_tail_.load(std::memory_order_relaxed);
+  const size_t cap = queue_.size();
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t id = ids[i];
+    auto& st = env_state_[static_cast<size_t>(id)];
+    st.cmd = cmds_n == 1 ? cmds[0] : cmds[i];
+    if (st.cmd == Command::kStep && action_row_bytes_ > 0)
+      std::memcpy(actions_.data() + static_cast<size_t>(id) * action_row_bytes_, actions + i * action_row_bytes_,
+                  action_row_bytes_);
+    in_flight_[static_cast<size_t>(id)] = 1;
+    queue_[(tail + i) % cap] = id;
+  }
+  outstanding_ += static_cast<int>(n);
+  sent_total_ += n;
+  queue_tail_.store(tail + n, std::memory_order_seq_cst);
+  if (sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
+    { std::lock_guard<std::mutex> lock(work_mu_); }
+    if (n > 1)
+      work_cv_.notify_all();
+    else
+      work_cv_.notify_one();
+  }
+}
+
+size_t Pool::claim(int32_t* out) {
+  const size_t cap = queue_.size();
+  uint64_t head = queue_head_.load(std::memory_order_acquire);
+  for (;;) {
+    const uint64_t tail = queue_tail_.load(std::memory_order_acquire);
+    if (head >= tail) return 0;
+    const size_t avail = static_cast<size_t>(tail - head);
+    // Split what is queued among the participants, a few chunks each, so a slow chunk is stolen.
+    size_t take = (avail + 2 * participants_ - 1) / (2 * participants_);
+    take = std::clamp<size_t>(take, 1, kMaxChunk);
+    // Read before claiming: once the claim succeeds these slots cannot have been reused.
+    for (size_t i = 0; i < take; ++i) out[i] = queue_[(head + i) % cap];
+    if (queue_head_.compare_exchange_weak(head, head + take, std::memory_order_acq_rel, std::memory_order_acquire))
+      return take;
+  }
+}
+
+bool Pool::help_once() {
+  int32_t ids[kMaxChunk];
+  const size_t n = claim(ids);
+  for (size_t i = 0; i < n; ++i) run_env(ids[i]);
+  return n > 0;
+}
+
+void Pool::worker_loop(int index) {
+#if defined(__linux__)
+  if (opt_.thread_affinity_offset >= 0) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((static_cast<unsigned>(opt_.thread_affinity_offset) + static_cast<unsigned>(index)) % cores, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+  }
+#else
+  (void)index;
+#endif
+  using clock = std::chrono::steady_clock;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (help_once()) continue;
+    // Spin briefly: the next batch usually arrives within microseconds, and a futex wake-up
+    // costs more than a small env's whole step.
+    const auto spin_until = clock::now() + std::chrono::microseconds(100);
+    bool got_work = false;
+    while (clock::now() < spin_until) {
+      for (int i = 0; i < 64; ++i) cpu_relax();
+      if (queue_nonempty() || stop_.load(std::memory_order_relaxed)) {
+        got_work = true;
+        break;
+      }
+    }
+    if (got_work) continue;
+    std::unique_lock<std::mutex> lock(work_mu_);
+    sleeping_workers_.fetch_add(1, std::memory_order_seq_cst);
+    work_cv_.wait(lock, [this] { return stop_.load(std::memory_order_seq_cst) || queue_nonempty(); });
+    sleeping_workers_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+}
+
+void Pool::notify_waiter() {
+  if (waiter_sleeping_.load(std::memory_order_seq_cst)) {
+    { std::lock_guard<std::mutex> lock(wait_mu_); }
+    wait_cv_.notify_all();
+  }
+}
+
+void Pool::run_env(int32_t id) {
+  const size_t i = static_cast<size_t>(id);
+  Env& env = *envs_[i];
+  EnvState& st = env_state_[i];
+  const bool same_step = opt_.autoreset_mode == AutoresetMode::kSameStep;
+  double reward = 0.0;
+  bool terminated = false, truncated = false, ended = false;
+  Command cmd = st.cmd;
+  // NEXT_STEP: the step after an episode ends resets instead, ignoring its action.
+  if (cmd == Command::kStep && st.needs_reset && opt_.autoreset_mode == AutoresetMode::kNextStep)
+    cmd = Command::kReset;
+  try {
+    switch (cmd) {
+      case Command::kReset:
+        if (st.has_seed) {
+          env.seed(st.seed);
+          st.has_seed = false;
+        }
+        env.reset();
+        st.elapsed = 0;
+        st.needs_reset = false;
+        break;
+      case Command::kEmit:
+        break;
+      case Command::kStep: {
+        const StepResult r = env.step(actions_.data() + i * action_row_bytes_);
+        ++st.elapsed;
+        reward = r.reward;
+        terminated = r.terminated;
+        truncated = opt_.max_episode_steps > 0 && st.elapsed >= opt_.max_episode_steps;
+        ended = terminated || truncated;
+        st.needs_reset = ended;
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    st.failed = true;
+    st.error = e.what();
+    st.needs_reset = true;
+    ended = false;
+  } catch (...) {
+    st.failed = true;
+    st.error = "unknown C++ exception";
+    st.needs_reset = true;
+    ended = false;
+  }
+
+  const uint64_t k = slot_counter_.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t batch = k / static_cast<uint64_t>(opt_.batch_size);
+  Slot& slot = ring_[batch % ring_.size()];
+  std::byte* blk = slot.block.load(std::memory_order_acquire);
+  const size_t row = sync() ? i : static_cast<size_t>(k % static_cast<uint64_t>(opt_.batch_size));
+  const auto& L = layout_;
+  const auto& infos = spaces_.infos;
+  void* info_dst[32];
+
+  auto write_state = [&](size_t obs_off, size_t elapsed_off, const std::vector<size_t>& info_offs) {
+    env.write_obs(blk + obs_off + row * L.obs_row_bytes);
+    reinterpret_cast<int32_t*>(blk + elapsed_off)[row] = static_cast<int32_t>(st.elapsed);
+    for (size_t f = 0; f < infos.size() && f < 32; ++f) info_dst[f] = blk + info_offs[f] + row * infos[f].bytes();
+    if (!infos.empty()) env.write_info(info_dst);
+  };
+  if (st.failed) {
+    std::memset(blk + L.obs + row * L.obs_row_bytes, 0, L.obs_row_bytes);
+    reinterpret_cast<int32_t*>(blk + L.elapsed_step)[row] = static_cast<int32_t>(st.elapsed);
+    for (size_t f = 0; f < infos.size(); ++f) std::memset(blk + L.infos[f] + row * infos[f].bytes(), 0, infos[f].bytes());
+  } else {
+    if (same_step) {
+      reinterpret_cast<bool*>(blk + L.final_mask)[row] = ended;
+      if (ended) {
+        // SAME_STEP: keep the terminal observation and info, then start the next episode now.
+        write_state(L.final_obs, L.final_elapsed_step, L.final_infos);
+        try {
+          env.reset();
+          st.elapsed = 0;
+          st.needs_reset = false;
+        } catch (const std::exception& e) {
+          st.failed = true;
+          st.error = e.what();
+        }
+      }
+    }
+    write_state(L.obs, L.elapsed_step, L.infos);
+  }
+  reinterpret_cast<double*>(blk + L.reward)[row] = reward;
+  reinterpret_cast<bool*>(blk + L.terminated)[row] = terminated;
+  reinterpret_cast<bool*>(blk + L.truncated)[row] = truncated;
+  reinterpret_cast<int32_t*>(blk + L.env_id)[row] = id;
+
+  const int done = slot.finished.fetch_add(1, std::memory_order_seq_cst) + 1;
+  const uint64_t completed = completed_total_.fetch_add(1, std::memory_order_seq_cst) + 1;
+  if (done == opt_.batch_size || completed == drain_target_.load(std::memory_order_seq_cst)) notify_waiter();
+}
+
+std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
+  Slot& slot = ring_[recv_count_ % ring_.size()];
+  std::byte* blk = slot.block.load(std::memory_order_acquire);
+  const int32_t* ids = reinterpret_cast<const int32_t*>(blk + layout_.env_id);
+  for (int r = 0; r < opt_.batch_size; ++r) {
+    const size_t id = static_cast<size_t>(ids[r]);
+    in_flight_[id] = 0;
+    auto& st = env_state_[id];
+    if (st.failed) {
+      failures.push_back({ids[r], st.error});
+      st.failed = false;
+      st.error.clear();
+    }
+  }
+  outstanding_ -= opt_.batch_size;
+  // Hand the block over and put a fresh one in its place for the batch ring_.size() ahead.
+  slot.finished.store(0, std::memory_order_relaxed);
+  slot.block.store(recycler_->acquire(), std::memory_order_release);
+  ++recv_count_;
+  return blk;
+}
+
+void Pool::rebase() {
+  // Nothing is in flight: every worker is idle, so counters and slots can be reset directly.
+  for (auto& slot : ring_) slot.finished.store(0, std::memory_order_relaxed);
+  slot_counter_.store(0, std::memory_order_relaxed);
+  completed_total_.store(0, std::memory_order_relaxed);
+  sent_total_ = 0;
+  recv_count_ = 0;
+  outstanding_ = 0;
+  std::fill(in_flight_.begin(), in_flight_.end(), 0);
+  for (auto& st : env_state_) {
+    st.failed = false;
+    st.error.clear();
+  }
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+}  // namespace envhive

@@ -1,0 +1,148 @@
+// Declarations a task makes once: its config fields, its spaces and its info fields.
+// Python derives gymnasium spaces, dm_env specs and docs from these; nothing is declared twice.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace envhive {
+
+enum class DType : uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64 };
+
+inline size_t dtype_size(DType d) {
+  switch (d) {
+    case DType::kBool:
+    case DType::kUInt8: return 1;
+    case DType::kInt32:
+    case DType::kFloat32: return 4;
+    case DType::kInt64:
+    case DType::kFloat64: return 8;
+  }
+  return 0;
+}
+
+inline const char* dtype_name(DType d) {
+  switch (d) {
+    case DType::kBool: return "bool";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt32: return "int32";
+    case DType::kInt64: return "int64";
+    case DType::kFloat32: return "float32";
+    case DType::kFloat64: return "float64";
+  }
+  return "?";
+}
+
+// A gymnasium Box (bounds per element, or one bound broadcast) or Discrete(n, start).
+struct SpaceSpec {
+  enum class Kind : uint8_t { kBox, kDiscrete };
+  Kind kind = Kind::kBox;
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;
+  std::vector<double> low, high;  // Box only; size 1 broadcasts, else one per element
+  int64_t n = 0, start = 0;       // Discrete only
+
+  static SpaceSpec box(DType dtype, std::vector<int64_t> shape, std::vector<double> low,
+                       std::vector<double> high) {
+    SpaceSpec s;
+    s.kind = Kind::kBox;
+    s.dtype = dtype;
+    s.shape = std::move(shape);
+    s.low = std::move(low);
+    s.high = std::move(high);
+    return s;
+  }
+  static SpaceSpec discrete(int64_t n, int64_t start = 0) {
+    SpaceSpec s;
+    s.kind = Kind::kDiscrete;
+    s.dtype = DType::kInt64;
+    s.n = n;
+    s.start = start;
+    return s;
+  }
+  size_t count() const {
+    size_t c = 1;
+    for (auto d : shape) c *= static_cast<size_t>(d);
+    return c;
+  }
+  size_t bytes() const { return count() * dtype_size(dtype); }
+  double low_at(size_t i) const { return low.size() == 1 ? low[0] : low[i]; }
+  double high_at(size_t i) const { return high.size() == 1 ? high[0] : high[i]; }
+};
+
+// An extra per-env output reported in info (scalar or small array).
+struct InfoSpec {
+  std::string name;
+  DType dtype = DType::kFloat64;
+  std::vector<int64_t> shape;
+  size_t bytes() const {
+    size_t c = dtype_size(dtype);
+    for (auto d : shape) c *= static_cast<size_t>(d);
+    return c;
+  }
+};
+
+// A config value as it crosses from Python: bool, int, float, string or list of floats.
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>>;
+
+struct ConfigField {
+  std::string name;
+  ConfigValue default_value;
+  std::string doc;
+};
+
+// The resolved config of one pool: every declared field has a value.
+class Config {
+ public:
+  Config() = default;
+  explicit Config(std::map<std::string, ConfigValue> values) : values_(std::move(values)) {}
+
+  const ConfigValue& raw(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) throw std::invalid_argument("config has no field '" + name + "'");
+    return it->second;
+  }
+  double real(const std::string& name) const {
+    const auto& v = raw(name);
+    if (auto* d = std::get_if<double>(&v)) return *d;
+    if (auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+    throw std::invalid_argument("config field '" + name + "' is not a number");
+  }
+  int64_t integer(const std::string& name) const {
+    const auto& v = raw(name);
+    if (auto* i = std::get_if<int64_t>(&v)) return *i;
+    throw std::invalid_argument("config field '" + name + "' is not an integer");
+  }
+  bool flag(const std::string& name) const {
+    const auto& v = raw(name);
+    if (auto* b = std::get_if<bool>(&v)) return *b;
+    throw std::invalid_argument("config field '" + name + "' is not a bool");
+  }
+  const std::string& text(const std::string& name) const {
+    const auto& v = raw(name);
+    if (auto* s = std::get_if<std::string>(&v)) return *s;
+    throw std::invalid_argument("config field '" + name + "' is not a string");
+  }
+  const std::vector<double>& reals(const std::string& name) const {
+    const auto& v = raw(name);
+    if (auto* s = std::get_if<std::vector<double>>(&v)) return *s;
+    throw std::invalid_argument("config field '" + name + "' is not a list of numbers");
+  }
+  const std::map<std::string, ConfigValue>& values() const { return values_; }
+
+ private:
+  std::map<std::string, ConfigValue> values_;
+};
+
+// What a task exposes once its config is known.
+struct Spaces {
+  SpaceSpec observation;
+  SpaceSpec action;
+  std::vector<InfoSpec> infos;
+};
+
+}  // namespace envhive

@@ -1,0 +1,170 @@
+"""Side-by-side comparisons: cases x engines, with ratios envhive / engine."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, TextIO
+
+from envhive.bench.harness import Measurement, Result, Settings, machine_info, run_measurements
+
+
+@dataclass(frozen=True)
+class Case:
+    """One configuration every engine is run on. batch_size 0 means num_envs (sync)."""
+
+    task: str
+    num_envs: int
+    batch_size: int = 0
+    num_threads: int | None = None
+
+    def measurement(self, engine: str) -> Measurement:
+        return Measurement.of(engine, self.task, self.num_envs, self.batch_size, self.num_threads)
+
+    @property
+    def batch(self) -> int:
+        return self.batch_size or self.num_envs
+
+    def title(self) -> str:
+        threads = self.num_threads if self.num_threads else "auto"
+        return f"{self.task}  num_envs={self.num_envs}  batch_size={self.batch}  threads={threads}"
+
+
+@dataclass(frozen=True)
+class Row:
+    engine: str
+    mode: str
+    steps_per_s: float | None
+    spread: float | None
+    us_per_call: float | None
+    cpu_cores: float | None
+    ratio: float | None  # envhive steps/s over this engine's
+    note: str | None  # why there is no number
+
+
+@dataclass
+class Comparison:
+    cases: list[Case]
+    engines: list[str]
+    results: dict[Measurement, Result]
+    settings: Settings
+    machine: dict[str, Any]
+
+    def rows(self, case: Case) -> list[Row]:
+        base = self.results[case.measurement("envhive")].steps_per_s if "envhive" in self.engines else None
+        rows = []
+        for engine in self.engines:
+            r = self.results[case.measurement(engine)]
+            sps = r.steps_per_s
+            note = f"skipped: {r.skipped}" if r.skipped else (f"error: {r.error}" if r.error else None)
+            rows.append(
+                Row(
+                    engine,
+                    r.measurement.mode,
+                    sps,
+                    r.spread,
+                    r.us_per_call,
+                    r.cpu_cores,
+                    base / sps if base and sps else None,
+                    note,
+                )
+            )
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        cases = []
+        for case in self.cases:
+            rows = [
+                {**self.results[case.measurement(row.engine)].to_dict(), "ratio": row.ratio}
+                for row in self.rows(case)
+            ]
+            cases.append({**asdict(case), "batch_size": case.batch, "rows": rows})
+        return {"machine": self.machine, "settings": asdict(self.settings), "cases": cases}
+
+
+def compare(
+    cases: Sequence[Case], engines: Sequence[str], settings: Settings, progress: bool | TextIO = True
+) -> Comparison:
+    """Measure every engine on every case; repetitions interleaved across all of them."""
+    measurements = [case.measurement(e) for case in cases for e in engines]
+    results = run_measurements(measurements, settings, progress)
+    return Comparison(list(cases), list(engines), results, settings, machine_info())
+
+
+def _num(v: float | None, fmt: str) -> str:
+    return "—" if v is None else format(v, fmt)
+
+
+def _cells(row: Row) -> list[str]:
+    return [
+        row.engine,
+        row.mode,
+        _num(row.steps_per_s, ",.0f"),
+        "—" if row.spread is None else f"{row.spread:.0%}",
+        _num(row.us_per_call, ".1f"),
+        _num(row.cpu_cores, ".2f"),
+        "—" if row.ratio is None else f"{row.ratio:.2f}x",
+    ]
+
+
+HEADER = ["engine", "mode", "steps/s", "spread", "us/call", "cores", "envhive/engine"]
+RIGHT = {2, 3, 4, 5, 6}  # right-aligned (numeric) columns
+
+
+def summary(c: Comparison) -> str:
+    s, m = c.settings, c.machine
+    return (
+        f"median of {s.repeats} run(s) x {s.seconds:g} s after {s.warmup:g} s warm-up, "
+        f"each in a fresh process; {m['cpu_count']} x {m['cpu']}, Python {m['python']}"
+    )
+
+
+def _notes(rows: list[Row]) -> list[str]:
+    return [f"{row.engine}: {row.note}" for row in rows if row.note]
+
+
+def format_table(c: Comparison) -> str:
+    """Aligned plain text, one block per case."""
+    out = [summary(c), ""]
+    for case in c.cases:
+        rows = c.rows(case)
+        table = [HEADER, *(_cells(r) for r in rows)]
+        widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
+        out.append(case.title())
+        for line in table:
+            cells = [
+                cell.rjust(w) if i in RIGHT else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+            ]
+            out.append("  " + "  ".join(cells).rstrip())
+        out.extend("  " + n for n in _notes(rows))
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def format_markdown(c: Comparison) -> str:
+    """One markdown table over all cases."""
+    out = [
+        f"_{summary(c)}._",
+        "",
+        "| task | num_envs | batch | threads | " + " | ".join(HEADER) + " |",
+        "|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|",
+    ]
+    notes: list[str] = []
+    for case in c.cases:
+        rows = c.rows(case)
+        for row in rows:
+            threads = case.num_threads or "auto"
+            prefix = [case.task, str(case.num_envs), str(case.batch), str(threads)]
+            out.append("| " + " | ".join(prefix + _cells(row)) + " |")
+        notes.extend(n for n in _notes(rows) if n not in notes)
+    if notes:
+        out.append("")
+        out.extend(f"- {n}" for n in notes)
+    return "\n".join(out) + "\n"
+
+
+def write_json(c: Comparison, stream: TextIO) -> None:
+    json.dump(c.to_json(), stream, indent=2)
+    stream.write("\n")

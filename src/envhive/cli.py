@@ -1,0 +1,247 @@
+"""The `envhive` command: list tasks, describe one, benchmark against other engines.
+
+envhive list
+envhive info CartPole-v1
+envhive bench CartPole-v1 --num-envs 64 --batch-size 32 --compare envpool,gymnasium-sync
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+DEFAULT_COMPARE = "gymnasium-single,gymnasium-sync,gymnasium-async,envpool"
+
+
+def _core() -> Any:
+    """The envhive package proper (native module included), imported only when needed."""
+    import envhive
+
+    if not hasattr(envhive, "make_spec"):
+        raise ImportError("envhive is not built: its native module and make_spec are missing")
+    return envhive
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    envhive = _core()
+    families: dict[str, list[str]] = {}
+    for task in envhive.list_envs():
+        families.setdefault(envhive.make_spec(task).family, []).append(task)
+    if args.json:
+        print(json.dumps(families, indent=2))
+        return 0
+    for family in sorted(families):
+        tasks = families[family]
+        print(f"{family} ({len(tasks)})")
+        for task in tasks:
+            print(f"  {task}")
+    return 0
+
+
+def _spec_dict(spec: Any) -> dict[str, Any]:
+    config, docs = dict(spec.config), dict(spec.config_docs)
+    # Pool kwargs (num_envs, seed, ...) may be documented without being task config.
+    kwargs = {name: config.get(name, getattr(spec, name, None)) for name in {**config, **docs}}
+    return {
+        "id": spec.id,
+        "family": spec.family,
+        "doc": spec.doc,
+        "observation_space": str(spec.observation_space),
+        "action_space": str(spec.action_space),
+        "max_episode_steps": config.get("max_episode_steps"),
+        "kwargs": kwargs,
+        "kwarg_docs": docs,
+    }
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    envhive = _core()
+    try:
+        spec = envhive.make_spec(args.task)
+    except (KeyError, ValueError) as exc:  # envhive's UnknownTaskError suggests close matches
+        print(f"envhive: {exc}; see `envhive list`", file=sys.stderr)
+        return 2
+    info = _spec_dict(spec)
+    if args.json:
+        print(json.dumps(info, indent=2, default=str))
+        return 0
+    print(f"{info['id']}  ({info['family']})")
+    if info["doc"]:
+        print(f"\n{info['doc'].strip()}\n")
+    print(f"observation_space  {info['observation_space']}")
+    print(f"action_space       {info['action_space']}")
+    print(f"max_episode_steps  {info['max_episode_steps']}")
+    kwargs, docs = info["kwargs"], info["kwarg_docs"]
+    if kwargs:
+        print(f"\nkwargs: envhive.make({info['id']!r}, name=value, ...)")
+        shown = {name: repr(value) for name, value in kwargs.items()}
+        width = max(len(name) for name in shown)
+        vwidth = min(max(len(v) for v in shown.values()), 24)
+        for name, value in shown.items():
+            print(f"  {name:<{width}}  {value:<{vwidth}}  {docs.get(name, '')}".rstrip())
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from envhive.bench import (
+        Case,
+        Settings,
+        compare,
+        default_threads,
+        format_markdown,
+        format_table,
+        parse_engines,
+    )
+    from envhive.bench.report import write_json
+
+    try:
+        engines = parse_engines(args.compare)
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    if args.batch_size > args.num_envs:
+        args.parser.error(f"--batch-size {args.batch_size} exceeds --num-envs {args.num_envs}")
+    threads = args.threads or default_threads()
+    cases = [Case(task, args.num_envs, args.batch_size, threads) for task in args.tasks]
+    settings = Settings(
+        seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, seed=args.seed, timeout=args.timeout
+    )
+    result = compare(cases, engines, settings, progress=not args.quiet)
+    if args.json:
+        write_json(result, sys.stdout)
+    elif args.markdown:
+        sys.stdout.write(format_markdown(result))
+    else:
+        sys.stdout.write(format_table(result))
+    failed = any(r.error for r in result.results.values())
+    return 1 if failed else 0
+
+
+def _number(kind: type[int] | type[float], positive: bool) -> Callable[[str], int | float]:
+    """An argparse type: `kind`, and > 0 (positive) or >= 0."""
+
+    def parse(text: str) -> int | float:
+        value = kind(text)
+        if value < 0 or (positive and value == 0):
+            raise argparse.ArgumentTypeError(f"must be {'>' if positive else '>='} 0, got {text}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error messages
+    return parse
+
+
+def _engine_help() -> str:
+    from envhive.bench import ENGINES
+
+    lines = ["engines:"]
+    lines += [f"  {e.name:<17} {e.description}" for e in ENGINES.values()]
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="envhive", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("list", help="list all task ids, grouped by family")
+    p.add_argument("--json", action="store_true", help="print {family: [task, ...]} as JSON")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("info", help="spaces, kwargs with defaults and docs of one task")
+    p.add_argument("task", metavar="TASK")
+    p.add_argument("--json", action="store_true", help="print the spec as JSON")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser(
+        "bench",
+        help="steps/s of envhive side by side with other engines",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_engine_help(),
+        description="Each measurement runs in a fresh process: construct, reset, warm up, "
+        "then step with random actions drawn up front. Repetitions are interleaved across "
+        "engines; the median is reported. steps/s counts env steps: num_envs per sync "
+        "step, batch_size per async recv. Async mode: --batch-size below --num-envs "
+        "(envhive and envpool; the Gymnasium engines ignore it).",
+    )
+    p.add_argument("tasks", nargs="+", metavar="TASK")
+    p.add_argument(
+        "--num-envs",
+        type=_number(int, positive=True),
+        default=8,
+        metavar="N",
+        help="envs per pool (default 8; gymnasium-single always runs one)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=_number(int, positive=False),
+        default=0,
+        metavar="B",
+        help="envs per recv; below N runs async (default 0 = N, sync)",
+    )
+    p.add_argument(
+        "--threads",
+        type=_number(int, positive=False),
+        default=0,
+        metavar="T",
+        help="worker threads for envhive and envpool (default: all cores)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=_number(float, positive=True),
+        default=2.0,
+        metavar="S",
+        help="timed seconds per measurement (default 2)",
+    )
+    p.add_argument(
+        "--warmup",
+        type=_number(float, positive=False),
+        default=1.0,
+        metavar="S",
+        help="untimed seconds of stepping before timing (default 1)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=_number(int, positive=True),
+        default=3,
+        metavar="R",
+        help="interleaved repetitions; the median is reported (default 3)",
+    )
+    p.add_argument(
+        "--compare",
+        default=DEFAULT_COMPARE,
+        metavar="E1,E2",
+        help=f"engines beside envhive, comma-separated (default {DEFAULT_COMPARE})",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--timeout",
+        type=_number(float, positive=True),
+        default=600.0,
+        metavar="S",
+        help="limit per measurement process, construction included (default 600)",
+    )
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print results as JSON")
+    out.add_argument("--markdown", action="store_true", help="print a markdown table")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(func=cmd_bench, parser=p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except ImportError as exc:
+        print(f"envhive: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

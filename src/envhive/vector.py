@@ -1,0 +1,139 @@
+"""HiveVectorEnv: a gymnasium.vector.VectorEnv over the native pool.
+
+Sync mode (``batch_size == num_envs``) is a drop-in Gymnasium vector env. Async mode
+(``batch_size < num_envs``) adds EnvPool's ``send``/``recv``: ``recv`` returns the first
+``batch_size`` envs to finish with ``info["env_id"]``, and ``send(actions, env_id)`` steps them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from envhive import _native
+from envhive.registry import NATIVE_AUTORESET, TaskSpec, make_spec, resolve_seeds
+
+
+class HiveVectorEnv(VectorEnv):
+    """A batch of envs of one task, stepped by envhive's native thread pool."""
+
+    def __init__(self, task: str | TaskSpec, **kwargs: Any) -> None:
+        spec = task if isinstance(task, TaskSpec) else make_spec(task, **kwargs)
+        if isinstance(task, TaskSpec) and kwargs:
+            raise TypeError("pass kwargs to make_spec() when giving a TaskSpec")
+        self.task_spec = spec
+        self.num_envs = spec.num_envs
+        self.batch_size = spec.batch_size
+        self.autoreset_mode = spec.autoreset_mode
+        self.metadata = {"render_modes": [], "autoreset_mode": spec.autoreset_mode}
+        self.render_mode = None
+        self.single_observation_space = spec.observation_space
+        self.single_action_space = spec.action_space
+        # Batched over the rows a call returns: num_envs in sync mode, batch_size in async mode.
+        self.observation_space = batch_space(spec.observation_space, spec.batch_size)
+        self.action_space = batch_space(spec.action_space, spec.batch_size)
+        self._pool = _native.NativePool(
+            spec.id,
+            spec.config,
+            spec.num_envs,
+            spec.batch_size,
+            spec.num_threads,
+            spec.thread_affinity_offset,
+            NATIVE_AUTORESET[spec.autoreset_mode],
+            spec.max_episode_steps,
+            spec.seeds or [],
+        )
+        self._sync = not spec.is_async
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset envs and return ``(obs, info)``.
+
+        ``seed``: an int seeds env i with ``seed + i``; a sequence gives one seed (or None) per env.
+        ``options={"reset_mask": mask}`` resets only the envs where the bool mask is True; in sync
+        mode the others report their current observation. In async mode ``reset`` restarts the
+        masked (default: all) envs and returns the next batch, like EnvPool.
+        """
+        mask = self._reset_mask(options)
+        seeds = self._seed_map(seed, mask)
+        return self._pool.reset(mask, seeds, True)
+
+    def step(
+        self, actions: Any, env_id: Any = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step and return ``(obs, rewards, terminations, truncations, infos)``.
+
+        Sync mode steps every env. Async mode sends ``actions`` to ``env_id`` (default: all
+        envs) and returns the next ``batch_size`` envs to finish.
+        """
+        return self._pool.step(actions, env_id)
+
+    # ------------------------------------------------------------------ EnvPool API
+    def send(self, actions: Any, env_id: Any = None) -> None:
+        """Queue ``actions`` for ``env_id`` (default: every env) and return at once."""
+        self._pool.send(actions, env_id)
+
+    def recv(self, timeout: float | None = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s."""
+        return self._pool.recv(timeout)
+
+    def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
+        """Reset every env without waiting; collect the results with ``recv()``."""
+        self._pool.reset(None, self._seed_map(seed, None), False)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._pool.close()
+
+    @property
+    def closed(self) -> bool:  # type: ignore[override]
+        return bool(self._pool.closed) if hasattr(self, "_pool") else True
+
+    @closed.setter
+    def closed(self, value: bool) -> None:  # VectorEnv.close() assigns it; the pool is the truth
+        pass
+
+    def __repr__(self) -> str:
+        mode = "sync" if self._sync else f"async, batch_size={self.batch_size}"
+        return f"HiveVectorEnv({self.task_spec.id}, num_envs={self.num_envs}, {mode})"
+
+    # ------------------------------------------------------------------ helpers
+    def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
+        if not options:
+            return None
+        unknown = set(options) - {"reset_mask"}
+        if unknown:
+            raise ValueError(f"unsupported reset option(s) {sorted(unknown)}; envhive accepts 'reset_mask'")
+        mask = options["reset_mask"]
+        if not isinstance(mask, np.ndarray):
+            raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
+        if mask.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
+        if mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+        if not mask.any():
+            raise ValueError("options['reset_mask'] must contain at least one True value")
+        return mask
+
+    def _seed_map(self, seed: Any, mask: np.ndarray | None) -> dict[int, int]:
+        if seed is None:
+            return {}
+        if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"seed sequence must have num_envs={self.num_envs} entries, got {len(seed)}")
+            pairs = [(i, s) for i, s in enumerate(seed) if s is not None]
+            resolved = resolve_seeds([s for _, s in pairs], len(pairs)) or []
+            seeds = {i: s for (i, _), s in zip(pairs, resolved, strict=True)}
+        else:
+            seeds = dict(enumerate(resolve_seeds(seed, self.num_envs) or []))
+        if mask is not None:
+            seeds = {i: s for i, s in seeds.items() if mask[i]}
+        return seeds
