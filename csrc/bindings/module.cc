@@ -2,6 +2,7 @@
 // Everything Python hands in is validated here, before anything is queued; results leave as
 // numpy arrays that view a batch block owned by a capsule (no copy, no per-env object).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 

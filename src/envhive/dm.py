@@ -1,0 +1,88 @@
+"""A dm_env.Environment facade over the same native pool.
+
+TimeSteps are batched: ``step_type``, ``reward`` and ``discount`` are arrays with one entry per
+returned env, ``observation`` the batched observation. dm_env's own convention drives
+autoreset: the step after a LAST starts a new episode (FIRST, reward 0), so the pool runs in
+NEXT_STEP mode. ``discount`` is 0 when an episode terminated and 1 when it was truncated, so
+time limits stay visible and bootstrapping stays correct; ``last_info`` keeps the flags, env ids
+and task infos of the latest call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dm_env
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from envhive.registry import make_spec
+from envhive.spaces import to_dm_spec
+from envhive.vector import HiveVectorEnv
+
+_FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
+
+
+class HiveDmEnv(dm_env.Environment):
+    """Batched dm_env over ``num_envs`` envs (``batch_size`` per call in async mode)."""
+
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
+        if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
+            raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
+        self._vec = HiveVectorEnv(make_spec(task_id, **kwargs))
+        self.task_spec = self._vec.task_spec
+        self.num_envs = self._vec.num_envs
+        self.batch_size = self._vec.batch_size
+        self.last_info: dict[str, Any] = {}
+
+    def reset(self) -> dm_env.TimeStep:
+        obs, info = self._vec.reset()
+        rows = len(info["env_id"])
+        self.last_info = info
+        return dm_env.TimeStep(
+            step_type=np.full(rows, _FIRST, dtype=np.int8),
+            reward=np.zeros(rows, dtype=np.float64),
+            discount=np.ones(rows, dtype=np.float32),
+            observation=obs,
+        )
+
+    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        obs, reward, terminated, truncated, info = self._vec.step(action, env_id)
+        return self._timestep(obs, reward, terminated, truncated, info)
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        self._vec.send(action, env_id)
+
+    def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
+        return self._timestep(*self._vec.recv(timeout))
+
+    def async_reset(self) -> None:
+        self._vec.async_reset()
+
+    def _timestep(
+        self, obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
+    ) -> dm_env.TimeStep:
+        step_type = np.where(terminated | truncated, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID))
+        info = dict(info, terminated=terminated, truncated=truncated)
+        self.last_info = info
+        return dm_env.TimeStep(
+            step_type=step_type.astype(np.int8),
+            reward=reward,
+            discount=np.where(terminated, 0.0, 1.0).astype(np.float32),
+            observation=obs,
+        )
+
+    def observation_spec(self) -> Any:
+        return to_dm_spec(self.task_spec.observation_space, "observation")
+
+    def action_spec(self) -> Any:
+        return to_dm_spec(self.task_spec.action_space, "action")
+
+    def reward_spec(self) -> Any:
+        return dm_env.specs.Array((), np.float64, name="reward")
+
+    def discount_spec(self) -> Any:
+        return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
+    def close(self) -> None:
+        self._vec.close()
