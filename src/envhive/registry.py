@@ -102,12 +102,11 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
     elif want is str:
         if isinstance(value, str):
             return value
-    elif want is list:
-        if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
-            try:
-                return [float(v) for v in value]
-            except (TypeError, ValueError):
-                pass
+    elif want is list and isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
+        try:
+            return [float(v) for v in value]
+        except (TypeError, ValueError):
+            pass
     raise TypeError(
         f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}"
     )

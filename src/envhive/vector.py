@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive import _native
