@@ -267,6 +267,11 @@ class NativePool {
       if (!ok) throw nb::python_error();
     }
     for (auto [k, v] : seeds) pool_->set_seed(nb::cast<int32_t>(k), nb::cast<uint64_t>(v));
+    if (receive && pool_->outstanding() + static_cast<int>(ids.size()) < pool_->options().batch_size)
+      throw nb::value_error(("resetting " + std::to_string(ids.size()) + " env(s) cannot fill a batch of " +
+                             std::to_string(pool_->options().batch_size) + " with " +
+                             std::to_string(pool_->outstanding()) + " others in flight; recv() would wait forever")
+                                .c_str());
     pool_->dispatch(ids.data(), ids.size(), cmds.data(), ids.size(), nullptr);
     if (!receive) return nb::tuple();
     wait(std::nullopt);

@@ -70,8 +70,10 @@ class Pool {
   template <class Interrupted>
   bool wait_batch(std::optional<std::chrono::steady_clock::time_point> deadline, Interrupted&& interrupted) {
     Slot& slot = ring_[recv_count_ % ring_.size()];
+    // Only in sync mode does the caller step envs itself: in async mode the workers already
+    // fill every core, and a caller stuck in a long env step could not honour timeout or Ctrl-C.
     return wait_until([&] { return slot.finished.load(std::memory_order_acquire) >= opt_.batch_size; },
-                      deadline, interrupted);
+                      deadline, interrupted, sync());
   }
   // After wait_batch succeeded: takes the batch's block (the caller now owns it and must give
   // it back through recycler()->release), marks its envs idle and returns failures of its envs.
@@ -83,7 +85,7 @@ class Pool {
     const uint64_t target = sent_total_;
     drain_target_.store(target, std::memory_order_seq_cst);
     const bool ok = wait_until([&] { return completed_total_.load(std::memory_order_acquire) >= target; },
-                               std::nullopt, interrupted);
+                               std::nullopt, interrupted, true);
     drain_target_.store(UINT64_MAX, std::memory_order_relaxed);
     if (ok) rebase();
     return ok;
@@ -108,12 +110,12 @@ class Pool {
 
   template <class Pred, class Interrupted>
   bool wait_until(Pred&& done, std::optional<std::chrono::steady_clock::time_point> deadline,
-                  Interrupted&& interrupted) {
+                  Interrupted&& interrupted, bool help) {
     using clock = std::chrono::steady_clock;
     auto spin_until = clock::now() + std::chrono::microseconds(50);
     for (;;) {
       if (done()) return true;
-      if (help_once()) {
+      if (help && help_once()) {
         spin_until = clock::now() + std::chrono::microseconds(50);
         continue;
       }

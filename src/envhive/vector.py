@@ -65,7 +65,7 @@ class HiveVectorEnv(VectorEnv):
         """
         mask = self._reset_mask(options)
         seeds = self._seed_map(seed, mask)
-        return self._pool.reset(mask, seeds, True)
+        return self._pool.reset(None if mask is None else mask.tolist(), seeds, True)
 
     def step(
         self, actions: Any, env_id: Any = None
