@@ -1,4 +1,7 @@
-// The one extension module: task metadata, and NativePool, the pool as Python sees it.
+// An extension module: task metadata, and NativePool, the pool as Python sees it. Each family
+// module (_native, and later ones for MuJoCo and Atari) compiles this file with its own name
+// (ENVHIVE_MODULE_NAME) and its own register_module_tasks(), so families with heavy or GPL
+// dependencies stay in modules of their own.
 // Everything Python hands in is validated here, before anything is queued; results leave as
 // numpy arrays that view a batch block owned by a capsule (no copy, no per-env object).
 #include <nanobind/nanobind.h>
@@ -15,8 +18,7 @@
 #include <sstream>
 
 #include "../core/pool.h"
-#include "../envs/classic_control/classic_control.h"
-#include "../envs/testing/testing.h"
+#include "module_tasks.h"
 
 namespace nb = nanobind;
 using namespace envhive;
@@ -518,18 +520,12 @@ class NativePool {
   uint64_t stamp_value_ = 0;
 };
 
-void register_all_tasks() {
-  auto& reg = task_registry();
-  if (!reg.empty()) return;
-  register_classic_control(reg);
-  register_testing(reg);
-}
-
 }  // namespace
 
-NB_MODULE(_native, m) {
+#define ENVHIVE_NB_MODULE(name, m) NB_MODULE(name, m)
+ENVHIVE_NB_MODULE(ENVHIVE_MODULE_NAME, m) {
   if (_import_array() < 0) throw nb::python_error();
-  register_all_tasks();
+  if (task_registry().empty()) register_module_tasks(task_registry());
 
   m.def("task_ids", [] {
     std::vector<std::string> ids;

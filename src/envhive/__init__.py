@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from envhive import _native
 from envhive.errors import EnvError, UnknownTaskError
 from envhive.registry import TaskSpec, list_envs, make_spec, register_gymnasium_envs
 from envhive.vector import HiveVectorEnv
 
 __version__ = "0.1.0"
-
-_native.set_error_type(EnvError)
 
 
 def make(task_id: str, **kwargs: Any) -> HiveVectorEnv:

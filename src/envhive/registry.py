@@ -13,7 +13,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from envhive import _native
+from envhive.backends import task_index
 from envhive.errors import UnknownTaskError
 from envhive.spaces import to_gym_space
 
@@ -72,19 +72,19 @@ class TaskSpec:
 
 def list_envs() -> list[str]:
     """All registered task ids."""
-    return list(_native.task_ids())
+    return list(task_index())
 
 
 @functools.cache
 def _task_info(task_id: str) -> dict[str, Any]:
     if task_id.startswith(GYM_NAMESPACE + "/"):
         task_id = task_id[len(GYM_NAMESPACE) + 1 :]
-    ids = _native.task_ids()
+    ids = list(task_index())
     if task_id not in ids:
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
-    return dict(_native.task_info(task_id))
+    return dict(task_index()[task_id].task_info(task_id))
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
@@ -185,7 +185,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     if config["max_episode_steps"] < 0:
         raise ValueError(f"max_episode_steps must be >= 0 (0: no limit), got {config['max_episode_steps']}")
 
-    decl = _native.task_spaces(canonical, config)
+    decl = task_index()[canonical].task_spaces(canonical, config)
     infos = {i["name"]: (np.dtype(i["dtype"]), tuple(i["shape"])) for i in decl["infos"]}
     return TaskSpec(
         id=canonical,

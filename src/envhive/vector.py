@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envhive import _native
+from envhive.backends import task_index
 from envhive.registry import NATIVE_AUTORESET, TaskSpec, make_spec, resolve_seeds
 
 
@@ -36,7 +36,7 @@ class HiveVectorEnv(VectorEnv):
         # Batched over the rows a call returns: num_envs in sync mode, batch_size in async mode.
         self.observation_space = batch_space(spec.observation_space, spec.batch_size)
         self.action_space = batch_space(spec.action_space, spec.batch_size)
-        self._pool = _native.NativePool(
+        self._pool = task_index()[spec.id].NativePool(
             spec.id,
             spec.config,
             spec.num_envs,
