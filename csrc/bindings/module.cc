@@ -234,7 +234,7 @@ class NativePool {
   // Reset: drains anything in flight, then resets the envs in `mask` (all when None), seeding
   // those listed in `seeds` (env id -> seed). Sync mode returns every env's observation (those
   // not reset report their current one); async mode returns the next batch.
-  nb::tuple reset(nb::handle mask, nb::dict seeds, bool receive) {
+  nb::tuple reset(nb::handle mask, nb::dict seeds, nb::dict options, bool receive) {
     check_open();
     const int n = pool_->options().num_envs;
     std::vector<Command> cmds(static_cast<size_t>(n), Command::kReset);
@@ -269,6 +269,10 @@ class NativePool {
       if (!ok) throw nb::python_error();
     }
     for (auto [k, v] : seeds) pool_->set_seed(nb::cast<int32_t>(k), nb::cast<uint64_t>(v));
+    // options: name -> {env id: [values]} for the envs being reset.
+    for (auto [name, per_env] : options)
+      for (auto [k, v] : nb::cast<nb::dict>(per_env))
+        pool_->set_reset_option(nb::cast<int32_t>(k), nb::cast<std::string>(name), nb::cast<std::vector<double>>(v));
     if (receive && pool_->outstanding() + static_cast<int>(ids.size()) < pool_->options().batch_size)
       throw nb::value_error(("resetting " + std::to_string(ids.size()) + " env(s) cannot fill a batch of " +
                              std::to_string(pool_->options().batch_size) + " with " +
@@ -541,6 +545,9 @@ ENVHIVE_NB_MODULE(ENVHIVE_MODULE_NAME, m) {
     nb::list fields;
     for (const auto& f : t.config) fields.append(nb::make_tuple(f.name, config_value_to_py(f.default_value), f.doc));
     d["config"] = fields;
+    nb::list reset_options;
+    for (const auto& [name, doc] : t.reset_options) reset_options.append(nb::make_tuple(name, doc));
+    d["reset_options"] = reset_options;
     return d;
   });
   m.def("task_spaces", [](const std::string& id, nb::dict config) {
@@ -558,8 +565,10 @@ ENVHIVE_NB_MODULE(ENVHIVE_MODULE_NAME, m) {
       .def("send", &NativePool::send, nb::arg("actions"), nb::arg("env_id").none())
       .def("recv", &NativePool::recv, nb::arg("timeout").none())
       .def("step", &NativePool::step, nb::arg("actions"), nb::arg("env_id").none())
-      .def("reset", &NativePool::reset, nb::arg("mask").none(), nb::arg("seeds"), nb::arg("receive"))
+      .def("reset", &NativePool::reset, nb::arg("mask").none(), nb::arg("seeds"), nb::arg("options"), nb::arg("receive"))
       .def("close", &NativePool::close)
       .def_prop_ro("closed", &NativePool::closed)
       .def_prop_ro("outstanding", &NativePool::outstanding);
+
+  bind_module_extras(m);
 }

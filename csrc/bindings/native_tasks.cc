@@ -10,4 +10,6 @@ void register_module_tasks(std::vector<TaskDef>& registry) {
   register_testing(registry);
 }
 
+void bind_module_extras(nanobind::module_& /*m*/) {}
+
 }  // namespace envhive

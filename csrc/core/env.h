@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ class Env {
   // Write each declared info field; dst[i] points at Spaces::infos[i] for this row.
   virtual void write_info(void* const* /*dst*/) const {}
 
+  // A per-env reset option (e.g. domain randomisation), applied just before the next reset().
+  // Tasks declare the names they accept in TaskDef::reset_options; throw on bad values.
+  virtual void set_reset_option(const std::string& name, const std::vector<double>& /*values*/) {
+    throw std::invalid_argument("reset option '" + name + "' is not supported by this task");
+  }
+
   // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would.
   void seed(uint64_t s) { rng_.seed(s); }
   void seed_from_os() { rng_.seed_from_os(); }
@@ -50,6 +57,8 @@ struct TaskDef {
   std::string family;
   std::string doc;
   std::vector<ConfigField> config;
+  // Names (and docs) of per-env options reset(options={...}) may pass; see Env::set_reset_option.
+  std::vector<std::pair<std::string, std::string>> reset_options;
   std::function<Spaces(const Config&)> spaces;
   // Build the env for pool index `env_id` (most tasks ignore it).
   std::function<std::unique_ptr<Env>(const Config&, int env_id)> make;

@@ -71,6 +71,10 @@ void Pool::set_seed(int32_t id, uint64_t seed) {
   st.has_seed = true;
 }
 
+void Pool::set_reset_option(int32_t id, std::string name, std::vector<double> values) {
+  env_state_[static_cast<size_t>(id)].reset_options.emplace_back(std::move(name), std::move(values));
+}
+
 void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cmds_n, const std::byte* actions) {
   if (n == 0) return;
   const uint64_t tail = queue_tail_.load(std::memory_order_relaxed);
@@ -179,6 +183,11 @@ void Pool::run_env(int32_t id) {
         if (st.has_seed) {
           env.seed(st.seed);
           st.has_seed = false;
+        }
+        if (!st.reset_options.empty()) {
+          auto options = std::move(st.reset_options);
+          st.reset_options.clear();
+          for (const auto& [name, values] : options) env.set_reset_option(name, values);
         }
         env.reset();
         st.elapsed = 0;

@@ -64,6 +64,8 @@ class Pool {
   // no id steps). `cmds` is one command per id, or a single command for all when cmds_n == 1.
   void dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cmds_n, const std::byte* actions);
   void set_seed(int32_t id, uint64_t seed);
+  // Applied by the worker just before the env's next reset.
+  void set_reset_option(int32_t id, std::string name, std::vector<double> values);
 
   // Wait (no GIL) until the next batch is complete, up to `timeout`; `interrupted` is polled
   // every few milliseconds while sleeping. Returns false on timeout or interruption.
@@ -103,6 +105,7 @@ class Pool {
     bool needs_reset = false;
     bool has_seed = false;
     uint64_t seed = 0;
+    std::vector<std::pair<std::string, std::vector<double>>> reset_options;
     int64_t elapsed = 0;
     std::string error;  // set by a worker when the env threw
     bool failed = false;

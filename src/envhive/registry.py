@@ -54,6 +54,8 @@ class TaskSpec:
     action_space: gymnasium.Space[Any]
     """Single-env action space."""
     info_fields: dict[str, tuple[np.dtype[Any], tuple[int, ...]]]
+    reset_options: dict[str, str] = field(default_factory=dict)
+    """Per-env options ``reset(options=...)`` accepts (name -> doc), e.g. domain randomisation."""
     num_envs: int = 1
     batch_size: int = 1
     num_threads: int = 1
@@ -197,6 +199,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         observation_space=to_gym_space(decl["observation"]),
         action_space=to_gym_space(decl["action"]),
         info_fields=infos,
+        reset_options={name: doc for name, doc in info.get("reset_options", [])},
         num_envs=num_envs,
         batch_size=batch_size,
         num_threads=num_threads,

@@ -65,7 +65,8 @@ class HiveVectorEnv(VectorEnv):
         """
         mask = self._reset_mask(options)
         seeds = self._seed_map(seed, mask)
-        return self._pool.reset(None if mask is None else mask.tolist(), seeds, True)
+        per_env = self._reset_options(options, mask)
+        return self._pool.reset(None if mask is None else mask.tolist(), seeds, per_env, True)
 
     def step(
         self, actions: Any, env_id: Any = None
@@ -88,7 +89,7 @@ class HiveVectorEnv(VectorEnv):
 
     def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
         """Reset every env without waiting; collect the results with ``recv()``."""
-        self._pool.reset(None, self._seed_map(seed, None), False)
+        self._pool.reset(None, self._seed_map(seed, None), {}, False)
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
@@ -109,9 +110,14 @@ class HiveVectorEnv(VectorEnv):
     def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
         if not options:
             return None
-        unknown = set(options) - {"reset_mask"}
+        valid = {"reset_mask", *self.task_spec.reset_options}
+        unknown = sorted(set(options) - valid)
         if unknown:
-            raise ValueError(f"unsupported reset option(s) {sorted(unknown)}; envhive accepts 'reset_mask'")
+            raise ValueError(
+                f"{self.task_spec.id}: unsupported reset option(s) {unknown}; valid: {', '.join(sorted(valid))}"
+            )
+        if "reset_mask" not in options:
+            return None
         mask = options["reset_mask"]
         if not isinstance(mask, np.ndarray):
             raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
@@ -122,6 +128,32 @@ class HiveVectorEnv(VectorEnv):
         if not mask.any():
             raise ValueError("options['reset_mask'] must contain at least one True value")
         return mask
+
+    def _reset_options(
+        self, options: dict[str, Any] | None, mask: np.ndarray | None
+    ) -> dict[str, dict[int, list[float]]]:
+        """Task reset options -> {name: {env id: values}} for the envs being reset.
+
+        A value is a scalar (every env), an array of shape (num_envs,) (one scalar per env) or
+        (num_envs, k) (k values per env).
+        """
+        out: dict[str, dict[int, list[float]]] = {}
+        for name, value in (options or {}).items():
+            if name == "reset_mask":
+                continue
+            arr = np.asarray(value, dtype=np.float64)
+            if arr.ndim == 0:
+                arr = np.full((self.num_envs, 1), arr.item())
+            elif arr.ndim == 1 and arr.shape[0] == self.num_envs:
+                arr = arr[:, None]
+            elif arr.ndim != 2 or arr.shape[0] != self.num_envs:
+                raise ValueError(
+                    f"reset option {name!r} must be a scalar or of shape (num_envs,) or (num_envs, k), got {arr.shape}"
+                )
+            if not np.all(np.isfinite(arr)):
+                raise ValueError(f"reset option {name!r} must be finite")
+            out[name] = {i: arr[i].tolist() for i in range(self.num_envs) if mask is None or mask[i]}
+        return out
 
     def _seed_map(self, seed: Any, mask: np.ndarray | None) -> dict[int, int]:
         if seed is None:
