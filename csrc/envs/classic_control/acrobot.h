@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "../../core/env.h"
 #include "numpy_compat.h"
@@ -31,16 +33,19 @@ class AcrobotEnv final : public Env {
   static constexpr double kAvailTorque[3] = {-1.0, 0.0, +1};
 
   void reset() override {
-    for (double& v : state_) v = static_cast<float>(rng().uniform(-0.1, 0.1));
+    for (float& v : state_f32_) v = static_cast<float>(rng().uniform(-0.1, 0.1));
     state_is_f32_ = true;
   }
 
   StepResult step(const void* action) override {
     int64_t a;
     std::memcpy(&a, action, sizeof(a));
+    if (a < 0 || a >= 3) throw std::out_of_range("action " + std::to_string(a) + " is not in Discrete(3)");
     const double torque = kAvailTorque[a];
     // s_augmented = np.append(s, torque): float64 in every case.
-    const double s_augmented[5] = {state_[0], state_[1], state_[2], state_[3], torque};
+    double s_augmented[5];
+    for (int i = 0; i < 4; ++i) s_augmented[i] = state_is_f32_ ? static_cast<double>(state_f32_[i]) : state_[i];
+    s_augmented[4] = torque;
 
     double ns[4];
     rk4(s_augmented, ns);
@@ -60,7 +65,7 @@ class AcrobotEnv final : public Env {
   void write_obs(void* dst) const override {
     float* out = static_cast<float*>(dst);
     if (state_is_f32_) {
-      const float s0 = static_cast<float>(state_[0]), s1 = static_cast<float>(state_[1]);
+      const float s0 = state_f32_[0], s1 = state_f32_[1];
       out[0] = npcompat::np_cosf(s0);
       out[1] = npcompat::np_sinf(s0);
       out[2] = npcompat::np_cosf(s1);
@@ -71,8 +76,8 @@ class AcrobotEnv final : public Env {
       out[2] = static_cast<float>(std::cos(state_[1]));
       out[3] = static_cast<float>(std::sin(state_[1]));
     }
-    out[4] = static_cast<float>(state_[2]);
-    out[5] = static_cast<float>(state_[3]);
+    out[4] = state_is_f32_ ? state_f32_[2] : static_cast<float>(state_[2]);
+    out[5] = state_is_f32_ ? state_f32_[3] : static_cast<float>(state_[3]);
   }
 
  private:
@@ -141,6 +146,10 @@ class AcrobotEnv final : public Env {
     return r;
   }
 
+  // The state after reset() is a float32 array, after step() a float64 one. The float32 values
+  // live in their own float array: GCC 12's SLP vectorizer can drop a double -> float -> double
+  // round trip stored into adjacent doubles, which would keep the unrounded draws.
+  float state_f32_[4] = {0, 0, 0, 0};
   double state_[4] = {0, 0, 0, 0};
   bool state_is_f32_ = true;
 };

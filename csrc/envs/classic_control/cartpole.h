@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "../../core/env.h"
 #include "numpy_compat.h"
@@ -36,6 +38,7 @@ class CartPoleEnv final : public Env {
   StepResult step(const void* action) override {
     int64_t a;
     std::memcpy(&a, action, sizeof(a));
+    if (a < 0 || a >= 2) throw std::out_of_range("action " + std::to_string(a) + " is not in Discrete(2)");
     double x = state_[0], x_dot = state_[1], theta = state_[2], theta_dot = state_[3];
     const double force = a == 1 ? kForceMag : -kForceMag;
     const double costheta = std::cos(theta);

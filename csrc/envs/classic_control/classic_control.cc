@@ -17,8 +17,12 @@ namespace {
 
 using namespace classic_control;
 
-// A Gymnasium bound given as a float32 array: the float32-rounded value, kept as a double.
-double f32(double v) { return static_cast<double>(static_cast<float>(v)); }
+// A Gymnasium bound given as a float32 array: the float32-rounded value, kept as a double. The
+// volatile keeps GCC 12's SLP vectorizer from dropping the double -> float -> double round trip.
+double f32(double v) {
+  volatile float rounded = static_cast<float>(v);
+  return static_cast<double>(rounded);
+}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

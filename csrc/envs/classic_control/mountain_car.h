@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "../../core/env.h"
 
@@ -31,6 +33,7 @@ class MountainCarEnv final : public Env {
   StepResult step(const void* action) override {
     int64_t a;
     std::memcpy(&a, action, sizeof(a));
+    if (a < 0 || a >= 3) throw std::out_of_range("action " + std::to_string(a) + " is not in Discrete(3)");
     double position = position_, velocity = velocity_;
     velocity += static_cast<double>(a - 1) * kForce + std::cos(3 * position) * (-kGravity);
     velocity = std::min(std::max(velocity, -kMaxSpeed), kMaxSpeed);

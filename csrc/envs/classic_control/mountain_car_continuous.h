@@ -52,7 +52,7 @@ class MountainCarContinuousEnv final : public Env {
 
     // velocity += force * self.power - 0.0025 * math.cos(3 * position)
     const NpScalar three_pos = NpScalar::py(3) * position;
-    const NpScalar gravity_term = NpScalar::py(0.0025 * std::cos(three_pos.v));  // Python float
+    const NpScalar gravity_term = NpScalar::py(0.0025 * std::cos(three_pos.as_f64()));  // Python float
     velocity = velocity + (force * NpScalar::py(kPower) - gravity_term);
 
     const NpScalar max_speed = NpScalar::py(kMaxSpeed), neg_max_speed = NpScalar::py(-kMaxSpeed);
@@ -72,15 +72,15 @@ class MountainCarContinuousEnv final : public Env {
     reward -= npcompat::py_pow(static_cast<double>(a0), 2.0) * 0.1;
 
     // self.state = np.array([position, velocity], dtype=np.float32)
-    position_ = NpScalar::f32(static_cast<float>(position.v));
-    velocity_ = NpScalar::f32(static_cast<float>(velocity.v));
+    position_ = NpScalar::f32(static_cast<float>(position.as_f64()));
+    velocity_ = NpScalar::f32(static_cast<float>(velocity.as_f64()));
     return {reward, terminated};
   }
 
   void write_obs(void* dst) const override {
     float* out = static_cast<float*>(dst);
-    out[0] = static_cast<float>(position_.v);
-    out[1] = static_cast<float>(velocity_.v);
+    out[0] = static_cast<float>(position_.as_f64());
+    out[1] = static_cast<float>(velocity_.as_f64());
   }
 
  private:

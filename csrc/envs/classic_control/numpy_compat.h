@@ -92,17 +92,25 @@ inline float np_cosf(float x) { return np_sincosf(x, true); }
 //   f32 (np.float32), f64 (np.float64) and py (a Python float or int: "weak", it takes the
 //   other operand's dtype). f32 op py -> f32 (py cast to float32 first); f32 op f64 -> f64;
 //   py op py -> py. Comparisons are made in the promoted type the same way.
+//
+// float32 values are kept in a `float` field, never as a float-rounded double: GCC 12's SLP
+// vectorizer (-O2 and up, x86-64) can drop a double -> float -> double round trip when two
+// such stores sit side by side, silently keeping the unrounded double.
 struct NpScalar {
   enum class Kind : uint8_t { kF32, kF64, kPy };
-  double v = 0.0;  // exactly a float32 value when kind == kF32
+  double d = 0.0;  // value when kind != kF32
+  float f = 0.0f;  // value when kind == kF32
   Kind kind = Kind::kPy;
 
-  static NpScalar f32(float x) { return {static_cast<double>(x), Kind::kF32}; }
-  static NpScalar f64(double x) { return {x, Kind::kF64}; }
-  static NpScalar py(double x) { return {x, Kind::kPy}; }
+  static NpScalar f32(float x) { return {0.0, x, Kind::kF32}; }
+  static NpScalar f64(double x) { return {x, 0.0f, Kind::kF64}; }
+  static NpScalar py(double x) { return {x, 0.0f, Kind::kPy}; }
 
   bool is_f32() const { return kind == Kind::kF32; }
-  float as_f32() const { return static_cast<float>(v); }
+  // The value as a double (exact for every kind).
+  double as_f64() const { return kind == Kind::kF32 ? static_cast<double>(f) : d; }
+  // The value cast to float32, as NumPy casts a weak Python float (or reads an np.float32).
+  float as_f32() const { return kind == Kind::kF32 ? f : static_cast<float>(d); }
 };
 
 inline NpScalar::Kind promote(NpScalar::Kind a, NpScalar::Kind b) {
@@ -115,11 +123,8 @@ inline NpScalar::Kind promote(NpScalar::Kind a, NpScalar::Kind b) {
 #define ENVHIVE_NPSCALAR_ARITH(OP)                                                  \
   inline NpScalar operator OP(const NpScalar& a, const NpScalar& b) {               \
     const NpScalar::Kind k = promote(a.kind, b.kind);                               \
-    if (k == NpScalar::Kind::kF32) {                                                \
-      const float r = static_cast<float>(a.v) OP static_cast<float>(b.v);           \
-      return {static_cast<double>(r), k};                                           \
-    }                                                                               \
-    return {a.v OP b.v, k};                                                         \
+    if (k == NpScalar::Kind::kF32) return NpScalar::f32(a.as_f32() OP b.as_f32());  \
+    return {a.as_f64() OP b.as_f64(), 0.0f, k};                                     \
   }
 ENVHIVE_NPSCALAR_ARITH(+)
 ENVHIVE_NPSCALAR_ARITH(-)
@@ -128,9 +133,8 @@ ENVHIVE_NPSCALAR_ARITH(*)
 
 #define ENVHIVE_NPSCALAR_CMP(OP)                                                    \
   inline bool operator OP(const NpScalar& a, const NpScalar& b) {                   \
-    if (promote(a.kind, b.kind) == NpScalar::Kind::kF32)                            \
-      return static_cast<float>(a.v) OP static_cast<float>(b.v);                    \
-    return a.v OP b.v;                                                              \
+    if (promote(a.kind, b.kind) == NpScalar::Kind::kF32) return a.as_f32() OP b.as_f32(); \
+    return a.as_f64() OP b.as_f64();                                                \
   }
 ENVHIVE_NPSCALAR_CMP(<)
 ENVHIVE_NPSCALAR_CMP(>)
