@@ -506,7 +506,10 @@ class NativePool {
     std::ostringstream msg;
     msg << "env " << failures[0].env_id << " raised: " << failures[0].message;
     if (failures.size() > 1) msg << " (and " << failures.size() - 1 << " more env(s) failed in this batch)";
-    msg << "; this batch is lost and the failed envs will reset on their next step";
+    msg << "; this batch is lost. The failed env(s) start a new episode on their next step"
+        << (pool_->options().autoreset_mode == AutoresetMode::kDisabled
+                ? " once reset with reset(options={'reset_mask': mask}) (autoreset_mode='disabled')"
+                : "");
     nb::list ids;
     for (const auto& f : failures) ids.append(f.env_id);
     nb::object err = g_env_error(msg.str(), failures[0].env_id, ids);

@@ -174,8 +174,11 @@ void Pool::run_env(int32_t id) {
   double reward = 0.0;
   bool terminated = false, truncated = false, ended = false;
   Command cmd = st.cmd;
-  // NEXT_STEP: the step after an episode ends resets instead, ignoring its action.
-  if (cmd == Command::kStep && st.needs_reset && opt_.autoreset_mode == AutoresetMode::kNextStep)
+  // NEXT_STEP: the step after an episode ends resets instead, ignoring its action. An env that
+  // threw restarts the same way in SAME_STEP too (DISABLED leaves it to the caller's reset_mask).
+  if (cmd == Command::kStep && st.needs_reset &&
+      (opt_.autoreset_mode == AutoresetMode::kNextStep ||
+       (st.restart && opt_.autoreset_mode == AutoresetMode::kSameStep)))
     cmd = Command::kReset;
   try {
     switch (cmd) {
@@ -192,6 +195,7 @@ void Pool::run_env(int32_t id) {
         env.reset();
         st.elapsed = 0;
         st.needs_reset = false;
+        st.restart = false;
         break;
       case Command::kEmit:
         break;
@@ -209,12 +213,12 @@ void Pool::run_env(int32_t id) {
   } catch (const std::exception& e) {
     st.failed = true;
     st.error = e.what();
-    st.needs_reset = true;
+    st.needs_reset = st.restart = true;
     ended = false;
   } catch (...) {
     st.failed = true;
     st.error = "unknown C++ exception";
-    st.needs_reset = true;
+    st.needs_reset = st.restart = true;
     ended = false;
   }
 
@@ -250,6 +254,7 @@ void Pool::run_env(int32_t id) {
         } catch (const std::exception& e) {
           st.failed = true;
           st.error = e.what();
+          st.needs_reset = st.restart = true;
         }
       }
     }

@@ -109,6 +109,7 @@ class Pool {
     int64_t elapsed = 0;
     std::string error;  // set by a worker when the env threw
     bool failed = false;
+    bool restart = false;  // the env threw: its next step starts a new episode (unless DISABLED)
   };
 
   template <class Pred, class Interrupted>

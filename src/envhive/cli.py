@@ -219,9 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--timeout",
         type=_number(float, positive=True),
-        default=600.0,
+        default=300.0,
         metavar="S",
-        help="limit per measurement process, construction included (default 600)",
+        help="limit per measurement process, construction included (default 300)",
     )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print results as JSON")

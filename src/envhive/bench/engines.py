@@ -35,6 +35,10 @@ class Runner:
     child_pids: list[int] = field(default_factory=list)
 
 
+# (task, num_envs, batch_size, num_threads or None, seed) -> a constructed, reset Runner
+Builder = Callable[[str, int, int, int | None, int], Runner]
+
+
 def gymnasium_id(task: str) -> str:
     """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`)."""
     import gymnasium
@@ -114,9 +118,7 @@ def _build_envpool(task: str, num_envs: int, batch_size: int, num_threads: int |
     return _pool_runner(env, env.action_space, num_envs, batch_size, seed)
 
 
-def _build_gymnasium_single(
-    task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int
-) -> Runner:
+def _build_gymnasium_single(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
     import gymnasium
 
     env = gymnasium.make(gymnasium_id(task))
@@ -133,7 +135,7 @@ def _build_gymnasium_single(
     return Runner(advance, env.close, 1)
 
 
-def _build_gymnasium_vector(mode: str) -> Callable[..., Runner]:
+def _build_gymnasium_vector(mode: str) -> Builder:
     def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
         import gymnasium
 
@@ -165,7 +167,7 @@ class Engine:
     description: str
     requires: str
     install_hint: str
-    build: Callable[[str, int, int, int | None, int], Runner]
+    build: Builder
     vectorized: bool = True
     batched: bool = False
     threaded: bool = False
@@ -218,7 +220,7 @@ ENGINES: dict[str, Engine] = {
             "gymnasium",
             GYMNASIUM_HINT,
             _build_gymnasium_vector("async"),
-            label="AsyncVectorEnv, {num_envs} procs",
+            label="AsyncVectorEnv, 1 proc/env",
         ),
         Engine(
             "gymnasium-vec",

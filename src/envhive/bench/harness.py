@@ -27,7 +27,7 @@ class Settings:
     warmup: float = 1.0
     repeats: int = 3
     seed: int = 0
-    timeout: float = 600.0  # per worker process, construction included
+    timeout: float = 300.0  # per worker process, construction included
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,7 @@ class Result:
             "steps_per_s": self.steps_per_s,
             "us_per_call": self.us_per_call,
             "cpu_cores": self.cpu_cores,
+            "construct_s": self._median("construct_s"),
             "spread": self.spread,
             "samples": [s["steps_per_s"] for s in self.samples],
             "skipped": self.skipped,
@@ -278,6 +279,7 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "versions": versions,
+        "loadavg_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
 

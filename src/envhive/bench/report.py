@@ -57,17 +57,16 @@ class Comparison:
         for engine in self.engines:
             r = self.results[case.measurement(engine)]
             sps = r.steps_per_s
-            note = f"skipped: {r.skipped}" if r.skipped else (f"error: {r.error}" if r.error else None)
             rows.append(
                 Row(
-                    engine,
-                    r.measurement.mode,
-                    sps,
-                    r.spread,
-                    r.us_per_call,
-                    r.cpu_cores,
-                    base / sps if base and sps else None,
-                    note,
+                    engine=engine,
+                    mode=r.measurement.mode,
+                    steps_per_s=sps,
+                    spread=r.spread,
+                    us_per_call=r.us_per_call,
+                    cpu_cores=r.cpu_cores,
+                    ratio=base / sps if base and sps else None,
+                    note=f"skipped: {r.skipped}" if r.skipped else (f"error: {r.error}" if r.error else None),
                 )
             )
         return rows
@@ -76,8 +75,7 @@ class Comparison:
         cases = []
         for case in self.cases:
             rows = [
-                {**self.results[case.measurement(row.engine)].to_dict(), "ratio": row.ratio}
-                for row in self.rows(case)
+                {**self.results[case.measurement(row.engine)].to_dict(), "ratio": row.ratio} for row in self.rows(case)
             ]
             cases.append({**asdict(case), "batch_size": case.batch, "rows": rows})
         return {"machine": self.machine, "settings": asdict(self.settings), "cases": cases}
@@ -120,8 +118,14 @@ def summary(c: Comparison) -> str:
     )
 
 
-def _notes(rows: list[Row]) -> list[str]:
-    return [f"{row.engine}: {row.note}" for row in rows if row.note]
+def _notes(rows: list[Row], limit: int = 240) -> list[str]:
+    """One line per engine without a number (the JSON keeps the full message)."""
+    notes = []
+    for row in rows:
+        if row.note:
+            text = " ".join(row.note.split())
+            notes.append(f"{row.engine}: {text if len(text) <= limit else text[: limit - 3] + '...'}")
+    return notes
 
 
 def format_table(c: Comparison) -> str:

@@ -1,0 +1,198 @@
+"""Shared helpers: Gymnasium reference envs, action generators and lock-step comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+import envhive
+
+CLASSIC_TASKS = (
+    "CartPole-v0",
+    "CartPole-v1",
+    "Pendulum-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Acrobot-v1",
+)
+MODE_NAMES = ("next_step", "same_step", "disabled")
+GYM_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
+# Gymnasium 1.4's registered time limits.
+DEFAULT_MAX_EPISODE_STEPS = {
+    "CartPole-v0": 200,
+    "CartPole-v1": 500,
+    "Pendulum-v1": 200,
+    "MountainCar-v0": 200,
+    "MountainCarContinuous-v0": 999,
+    "Acrobot-v1": 500,
+}
+# Tasks whose trajectories need a tolerance against Gymnasium (all are bit-exact today).
+TOLERANCE: dict[str, float] = {}
+
+
+def gym_vec(task_id: str, num_envs: int, mode: str = "next_step", **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """Gymnasium's own SyncVectorEnv of ``task_id`` (the reference envhive must reproduce)."""
+    return gymnasium.make_vec(
+        task_id,
+        num_envs=num_envs,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": GYM_MODES[mode]},
+        **kwargs,
+    )
+
+
+def random_actions(space: gymnasium.Space[Any], n: int, rng: np.random.Generator, overshoot: float = 1.5) -> np.ndarray:
+    """``n`` random actions for a single-env space; Box actions are float32 and overshoot the bounds."""
+    if isinstance(space, gymnasium.spaces.Discrete):
+        return rng.integers(space.start, space.start + space.n, size=n)
+    assert isinstance(space, gymnasium.spaces.Box)
+    low, high = space.low * overshoot, space.high * overshoot
+    return rng.uniform(low, high, size=(n, *space.shape)).astype(np.float32)
+
+
+def assert_same(actual: Any, expected: Any, atol: float = 0.0, what: str = "") -> None:
+    """Bit-exact equality when ``atol`` is 0, else absolute tolerance ``atol``."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
+    if atol == 0.0:
+        np.testing.assert_array_equal(actual, expected, err_msg=what)
+    else:
+        np.testing.assert_allclose(actual, expected, rtol=0, atol=atol, err_msg=what)
+
+
+@dataclass
+class LockstepStats:
+    steps: int = 0
+    terminated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    truncated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+
+    @property
+    def episodes(self) -> np.ndarray:
+        return self.terminated + self.truncated
+
+
+def lockstep(
+    hive: envhive.HiveVectorEnv,
+    gym_env: gymnasium.vector.VectorEnv,
+    mode: str,
+    seed: int,
+    n_steps: int,
+    policy: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None,
+    atol: float = 0.0,
+    action_seed: int = 0,
+) -> LockstepStats:
+    """Run envhive and Gymnasium side by side with the same actions and compare every output.
+
+    envhive was made with ``seed=seed``; Gymnasium is reset with ``reset(seed=seed)``. Checks obs,
+    rewards, flags and (SAME_STEP) final observations, and that ``info['elapsed_step']`` counts
+    the steps of the current episode. In DISABLED mode ended envs are reset with a reset_mask on
+    both. ``policy(obs, rng)`` picks actions (default: random, overshooting Box bounds).
+    """
+    n = hive.num_envs
+    rng = np.random.default_rng(action_seed)
+    if policy is None:
+
+        def policy(_obs: np.ndarray, r: np.random.Generator) -> np.ndarray:
+            return random_actions(hive.single_action_space, n, r)
+
+    h_obs, h_info = hive.reset()
+    g_obs, _ = gym_env.reset(seed=seed)
+    assert_same(h_obs, g_obs, atol, "reset obs")
+    np.testing.assert_array_equal(h_info["env_id"], np.arange(n))
+    np.testing.assert_array_equal(h_info["elapsed_step"], np.zeros(n))
+    elapsed = np.zeros(n, dtype=np.int64)
+    ended = np.zeros(n, dtype=bool)
+    stats = LockstepStats(terminated=np.zeros(n, dtype=int), truncated=np.zeros(n, dtype=int))
+    for t in range(n_steps):
+        actions = policy(h_obs, rng)
+        h_obs, h_rew, h_term, h_trunc, h_info = hive.step(actions.copy())
+        g_obs, g_rew, g_term, g_trunc, g_info = gym_env.step(actions.copy())
+        where = f"step {t}"
+        assert_same(h_obs, g_obs, atol, f"{where} obs")
+        assert_same(h_rew, g_rew, atol, f"{where} reward")
+        np.testing.assert_array_equal(h_term, g_term, err_msg=f"{where} terminated")
+        np.testing.assert_array_equal(h_trunc, g_trunc, err_msg=f"{where} truncated")
+        np.testing.assert_array_equal(h_info["env_id"], np.arange(n))
+
+        done = h_term | h_trunc
+        # NEXT_STEP: the step after an episode ended is the reset (elapsed 0).
+        elapsed = np.where(ended, 0, elapsed + 1) if mode == "next_step" else elapsed + 1
+        if mode == "same_step":
+            assert ("_final_obs" in h_info) == ("_final_obs" in g_info) == bool(done.any()), where
+            if done.any():
+                np.testing.assert_array_equal(h_info["_final_obs"], done, err_msg=where)
+                np.testing.assert_array_equal(h_info["_final_obs"], g_info["_final_obs"], err_msg=where)
+                np.testing.assert_array_equal(h_info["_final_info"], done, err_msg=where)
+                np.testing.assert_array_equal(h_info["_final_info"], g_info["_final_info"], err_msg=where)
+                assert h_info["final_obs"].dtype == object and h_info["final_obs"].shape == (n,)
+                # Gymnasium's classic tasks report no info; envhive's final_info holds its own fields.
+                assert set(g_info["final_info"]) <= set(h_info["final_info"]), where
+                final_info = h_info["final_info"]
+                for i in range(n):
+                    if done[i]:
+                        assert_same(h_info["final_obs"][i], g_info["final_obs"][i], atol, f"{where} final_obs[{i}]")
+                        assert final_info["elapsed_step"][i] == elapsed[i], where
+                    else:
+                        assert h_info["final_obs"][i] is None, where
+            elapsed = np.where(done, 0, elapsed)
+        np.testing.assert_array_equal(h_info["elapsed_step"], elapsed, err_msg=f"{where} elapsed_step")
+        stats.terminated += h_term
+        stats.truncated += h_trunc
+        stats.steps += 1
+        ended = done
+        if mode == "disabled" and done.any():
+            h_obs, h_info = hive.reset(options={"reset_mask": done.copy()})
+            g_obs, _ = gym_env.reset(options={"reset_mask": done.copy()})
+            assert_same(h_obs, g_obs, atol, f"{where} masked reset obs")
+            elapsed = np.where(done, 0, elapsed)
+            np.testing.assert_array_equal(h_info["elapsed_step"], elapsed, err_msg=f"{where} masked reset")
+            ended = np.zeros(n, dtype=bool)
+    return stats
+
+
+def collect(env: envhive.HiveVectorEnv, actions: np.ndarray) -> list[tuple[np.ndarray, ...]]:
+    """Reset then step through ``actions`` (one batch per row); copies of every output."""
+    obs, info = env.reset()
+    out = [(obs.copy(), info["elapsed_step"].copy())]
+    for a in actions:
+        obs, rew, term, trunc, info = env.step(a)
+        out.append((obs.copy(), rew.copy(), term.copy(), trunc.copy(), info["elapsed_step"].copy()))
+    return out
+
+
+def assert_trajectories_equal(a: list[tuple[np.ndarray, ...]], b: list[tuple[np.ndarray, ...]]) -> None:
+    assert len(a) == len(b)
+    for t, (x, y) in enumerate(zip(a, b, strict=True)):
+        for u, v in zip(x, y, strict=True):
+            np.testing.assert_array_equal(u, v, err_msg=f"row {t}")
+
+
+def call_with_watchdog(fn: Callable[[], Any], timeout: float = 20.0) -> BaseException | None:
+    """Run ``fn`` in a daemon thread; return what it raised (None if nothing). Fails if it hangs."""
+    import threading
+
+    outcome: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            fn()
+        except BaseException as e:  # noqa: BLE001 - handed back to the test
+            outcome.append(e)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"call did not return within {timeout} s (it hangs)"
+    return outcome[0]
