@@ -1,0 +1,260 @@
+#include "mujoco_env.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+
+extern "C" {
+#include <numpy/random/bitgen.h>
+// numpy's Generator.standard_normal kernel (numpy/random/lib/libnpyrandom.a, numpy's public
+// random C-API); declared here because distributions.h pulls in Python.h.
+double random_standard_normal(bitgen_t* bitgen_state);
+}
+
+namespace envhive::mujoco {
+
+namespace {
+
+std::mutex g_mu;  // guards everything below
+std::string g_assets_dir;
+std::map<std::string, std::weak_ptr<const mjModel>> g_models;
+std::set<std::string> g_warned;
+constexpr size_t kMaxDistinctWarnings = 20;
+
+[[noreturn]] void on_error(const char* msg) { throw MujocoError(std::string("MuJoCo error: ") + msg); }
+
+void on_warning(const char* msg) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_warned.size() >= kMaxDistinctWarnings || !g_warned.insert(msg).second) return;
+  std::fprintf(stderr, "envhive: MuJoCo warning: %s\n", msg);
+  if (g_warned.size() == kMaxDistinctWarnings)
+    std::fprintf(stderr, "envhive: further MuJoCo warnings are not shown\n");
+}
+
+void check_scales(const std::string& name, const std::vector<double>& v, int count, const char* what,
+                  bool positive) {
+  if (v.empty() || (v.size() != 1 && v.size() != static_cast<size_t>(count)))
+    throw std::invalid_argument("reset option '" + name + "' needs 1 value or one per " + what + " (" +
+                                std::to_string(count) + "), got " + std::to_string(v.size()));
+  for (double x : v)
+    if (!std::isfinite(x) || (positive ? x <= 0.0 : x < 0.0))
+      throw std::invalid_argument("reset option '" + name + "' must be " + (positive ? "> 0" : ">= 0") +
+                                  " and finite, got " + std::to_string(x));
+}
+
+bool all_ones(const std::vector<double>& v) {
+  for (double x : v)
+    if (x != 1.0) return false;
+  return true;
+}
+
+double scale_at(const std::vector<double>& v, int i) { return v.size() == 1 ? v[0] : v[static_cast<size_t>(i)]; }
+
+}  // namespace
+
+void install_handlers() {
+  if (!mju_user_error) mju_user_error = &on_error;
+  if (!mju_user_warning) mju_user_warning = &on_warning;
+}
+
+void set_assets_dir(std::string dir) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  g_assets_dir = std::move(dir);
+}
+
+const std::string& assets_dir() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  return g_assets_dir;
+}
+
+std::string resolve_model_path(const std::string& xml_file) {
+  namespace fs = std::filesystem;
+  std::string path;
+  if (xml_file.empty()) throw std::invalid_argument("xml_file must not be empty");
+  if (xml_file[0] == '/' || xml_file[0] == '.') {
+    path = xml_file;
+  } else if (xml_file[0] == '~') {
+    const char* home = std::getenv("HOME");
+    path = std::string(home ? home : "") + xml_file.substr(1);
+  } else {
+    const std::string& dir = assets_dir();
+    if (dir.empty())
+      throw std::invalid_argument("xml_file '" + xml_file +
+                                  "': Gymnasium's MuJoCo assets folder was not found; pass an absolute path");
+    path = (fs::path(dir) / xml_file).string();
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw std::invalid_argument("xml_file: file " + path + " does not exist");
+  return path;
+}
+
+ModelPtr load_model(const std::string& xml_file) {
+  namespace fs = std::filesystem;
+  install_handlers();
+  const std::string path = resolve_model_path(xml_file);
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
+  const std::string key = path + "|" + std::to_string(size) + "|" + std::to_string(mtime);
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (auto cached = g_models[key].lock()) return cached;
+  }
+  char error[1024] = "";
+  mjModel* raw = nullptr;
+  try {
+    raw = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+  } catch (const MujocoError& e) {
+    throw std::invalid_argument("could not load MuJoCo model " + path + ": " + e.what());
+  }
+  if (!raw) throw std::invalid_argument("could not load MuJoCo model " + path + ": " + error);
+  ModelPtr model(raw, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (auto cached = g_models[key].lock()) return cached;  // another thread won the race
+  g_models[key] = model;
+  return model;
+}
+
+double standard_normal(Pcg64& rng) {
+  bitgen_t bitgen;
+  bitgen.state = &rng;
+  bitgen.next_uint64 = [](void* s) -> uint64_t { return static_cast<Pcg64*>(s)->next_u64(); };
+  // numpy's PCG64 hands out the halves of a buffered draw; the normal kernel never asks for one.
+  bitgen.next_uint32 = [](void* s) -> uint32_t { return static_cast<uint32_t>(static_cast<Pcg64*>(s)->next_u64()); };
+  bitgen.next_double = [](void* s) -> double { return static_cast<Pcg64*>(s)->next_double(); };
+  bitgen.next_raw = bitgen.next_uint64;
+  return random_standard_normal(&bitgen);
+}
+
+Spaces mujoco_spaces(const mjModel& m, int64_t obs_size) {
+  Spaces s;
+  const double inf = std::numeric_limits<double>::infinity();
+  s.observation = SpaceSpec::box(DType::kFloat64, {obs_size}, {-inf}, {inf});
+  std::vector<double> low, high;
+  for (int i = 0; i < m.nu; ++i) {
+    low.push_back(f32(m.actuator_ctrlrange[2 * i]));
+    high.push_back(f32(m.actuator_ctrlrange[2 * i + 1]));
+  }
+  s.action = SpaceSpec::box(DType::kFloat32, {m.nu}, low, high);
+  return s;
+}
+
+std::vector<std::pair<std::string, std::string>> physics_reset_options() {
+  return {
+      {"body_mass_scale",
+       "Scale each body's mass and rotational inertia (a scalar, or one value per body including the world "
+       "body 0); > 0; stays in effect until set again (1 restores the model)."},
+      {"geom_friction_scale",
+       "Scale each geom's friction coefficients (sliding, torsional, rolling; a scalar or one value per geom); "
+       ">= 0; stays in effect until set again."},
+      {"actuator_gear_scale",
+       "Scale each actuator's gear (a scalar or one value per actuator); > 0; stays in effect until set again."},
+  };
+}
+
+CommonParams common_params(const Config& c, const std::string& xml_default, int frame_skip_default) {
+  CommonParams p;
+  const auto& v = c.values();
+  p.xml_file = v.count("xml_file") ? c.text("xml_file") : xml_default;
+  const int64_t fs = v.count("frame_skip") ? c.integer("frame_skip") : frame_skip_default;
+  if (fs < 1 || fs > 1000000) throw std::invalid_argument("frame_skip must be >= 1, got " + std::to_string(fs));
+  p.frame_skip = static_cast<int>(fs);
+  return p;
+}
+
+std::pair<double, double> range_param(const Config& c, const std::string& name) {
+  const auto& v = c.reals(name);
+  if (v.size() != 2)
+    throw std::invalid_argument(name + " must be a pair (low, high), got " + std::to_string(v.size()) + " values");
+  return {v[0], v[1]};
+}
+
+MujocoEnv::MujocoEnv(ModelPtr model, int frame_skip)
+    : m_(model.get()), frame_skip_(frame_skip), shared_(std::move(model)) {
+  d_ = mj_makeData(m_);
+  if (!d_) throw std::runtime_error("mj_makeData failed");
+  init_qpos_.assign(m_->qpos0, m_->qpos0 + m_->nq);  // Gymnasium: data.qpos right after MjData()
+  init_qvel_.assign(static_cast<size_t>(m_->nv), 0.0);
+  qpos_buf_.resize(static_cast<size_t>(m_->nq));
+  qvel_buf_.resize(static_cast<size_t>(m_->nv));
+  dt_ = m_->opt.timestep * frame_skip_;
+}
+
+MujocoEnv::~MujocoEnv() {
+  if (d_) mj_deleteData(d_);
+  if (own_) mj_deleteModel(own_);
+}
+
+void MujocoEnv::reset() {
+  if (physics_dirty_) apply_physics_options();
+  mj_resetData(m_, d_);
+  reset_model();
+}
+
+void MujocoEnv::set_reset_option(const std::string& name, const std::vector<double>& values) {
+  const mjModel& m = *shared_;
+  if (name == "body_mass_scale") {
+    check_scales(name, values, m.nbody, "body", true);
+    mass_scale_ = values;
+  } else if (name == "geom_friction_scale") {
+    check_scales(name, values, m.ngeom, "geom", false);
+    friction_scale_ = values;
+  } else if (name == "actuator_gear_scale") {
+    check_scales(name, values, m.nu, "actuator", true);
+    gear_scale_ = values;
+  } else {
+    Env::set_reset_option(name, values);
+  }
+  physics_dirty_ = true;
+}
+
+void MujocoEnv::apply_physics_options() {
+  physics_dirty_ = false;
+  if (all_ones(mass_scale_) && all_ones(friction_scale_) && all_ones(gear_scale_)) {
+    m_ = shared_.get();
+    if (own_) {
+      mj_deleteModel(own_);
+      own_ = nullptr;
+    }
+    return;
+  }
+  own_ = mj_copyModel(own_, shared_.get());  // into the existing copy when there is one
+  if (!own_) throw std::runtime_error("mj_copyModel failed");
+  for (int b = 0; b < own_->nbody; ++b) {
+    const double s = scale_at(mass_scale_, b);
+    own_->body_mass[b] *= s;
+    for (int k = 0; k < 3; ++k) own_->body_inertia[3 * b + k] *= s;
+  }
+  for (int g = 0; g < own_->ngeom; ++g) {
+    const double s = scale_at(friction_scale_, g);
+    for (int k = 0; k < 3; ++k) own_->geom_friction[3 * g + k] *= s;
+  }
+  for (int a = 0; a < own_->nu; ++a) {
+    const double s = scale_at(gear_scale_, a);
+    for (int k = 0; k < 6; ++k) own_->actuator_gear[6 * a + k] *= s;
+  }
+  mj_setConst(own_, d_);  // derived constants (subtree masses, inverse weights, actuator_acc0, ...)
+  m_ = own_;
+}
+
+void MujocoEnv::reset_with_noise(double scale, bool normal_qvel) {
+  const double lo = -scale, hi = scale;
+  for (int i = 0; i < m_->nq; ++i) qpos_buf_[i] = init_qpos_[i] + uniform(lo, hi);
+  if (normal_qvel) {
+    for (int i = 0; i < m_->nv; ++i) qvel_buf_[i] = init_qvel_[i] + scale * standard_normal();
+  } else {
+    for (int i = 0; i < m_->nv; ++i) qvel_buf_[i] = init_qvel_[i] + uniform(lo, hi);
+  }
+  set_state(qpos_buf_.data(), qvel_buf_.data());
+}
+
+int MujocoEnv::body_id(const char* name) const {
+  const int id = mj_name2id(m_, mjOBJ_BODY, name);
+  if (id < 0) throw std::invalid_argument(std::string("the model has no body named '") + name + "'");
+  return id;
+}
+
+}  // namespace envhive::mujoco

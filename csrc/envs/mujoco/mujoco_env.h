@@ -1,0 +1,211 @@
+// The base of Gymnasium's MuJoCo tasks: one mjData per env over an mjModel loaded once and
+// shared read-only by every env that uses it (mjModel is never written while stepping).
+//
+// What makes envhive's trajectories equal to Gymnasium's (same seed, same actions):
+//  - the same libmujoco (the one the `mujoco` package ships), the same XML from Gymnasium's
+//    assets, and the same call sequence: mj_resetData, set qpos/qvel, mj_forward on reset;
+//    ctrl = action, frame_skip x mj_step, mj_rnePostConstraint on step;
+//  - the same random draws: Generator.uniform from csrc/core/rng.h and Generator.standard_normal
+//    from numpy's own C implementation (libnpyrandom, linked at build time), both fed by the
+//    env's PCG64 stream;
+//  - reward terms computed with numpy's operand order and dtypes (a float32 action gives a
+//    float32 control cost; sums use numpy's pairwise summation).
+//
+// Domain randomisation (reset options) needs different model parameters per env. An env that
+// receives one gets its own mjModel copy (mj_copyModel, on first use) with the scales applied and
+// mj_setConst rerun; scales of exactly 1 everywhere drop the copy and return to the shared model.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../../core/env.h"
+
+namespace envhive::mujoco {
+
+// An error raised by the MuJoCo library (mju_error), thrown from its error handler.
+class MujocoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using ModelPtr = std::shared_ptr<const mjModel>;
+
+// --- library plumbing (mujoco_env.cc) ---
+
+// Route mju_error to a C++ exception (MujocoError) and mju_warning to stderr (each distinct
+// message once), so MuJoCo never writes MUJOCO_LOG.TXT nor exits the process. Handlers already
+// set by someone else are left alone. Idempotent.
+void install_handlers();
+// Gymnasium's MuJoCo asset folder (gymnasium/envs/mujoco/assets), found at import.
+void set_assets_dir(std::string dir);
+const std::string& assets_dir();
+// Gymnasium's expand_model_path: paths starting with '/' or '.' are used as given, '~' is
+// expanded, anything else is a file in the asset folder. Throws if the file does not exist.
+std::string resolve_model_path(const std::string& xml_file);
+// The compiled model of `xml_file`, loaded once and shared while anyone holds it (the cache is
+// keyed by resolved path, size and modification time). Throws std::invalid_argument on errors.
+ModelPtr load_model(const std::string& xml_file);
+// numpy's Generator.standard_normal() on envhive's PCG64 stream (numpy's ziggurat, bit for bit).
+double standard_normal(Pcg64& rng);
+
+// --- numpy-compatible arithmetic ---
+
+// numpy's pairwise summation (add.reduce over a contiguous array) of at(0) .. at(n - 1), with
+// accumulation in T: 8 partial sums in blocks of 128, halves above that.
+template <class T, class At>
+T np_sum(size_t n, const At& at, size_t offset = 0) {
+  if (n < 8) {
+    T res = 0;
+    for (size_t i = 0; i < n; ++i) res += at(offset + i);
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (size_t j = 0; j < 8; ++j) r[j] = at(offset + j);
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (size_t j = 0; j < 8; ++j) r[j] += at(offset + i + j);
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += at(offset + i);
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return np_sum<T>(n2, at, offset) + np_sum<T>(n - n2, at, offset + n2);
+}
+
+// np.sum(np.square(a)) for a contiguous array (float32 stays float32, as in numpy).
+template <class T>
+T np_sum_squares(const T* a, size_t n) {
+  return np_sum<T>(n, [a](size_t i) { return a[i] * a[i]; });
+}
+
+// np.clip for one value (NaN propagates, as in numpy).
+inline double np_clip(double v, double lo, double hi) {
+  if (std::isnan(v)) return v;
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+// np.sum(np.square(np.clip(a, lo, hi))).
+inline double np_sum_squares_clipped(const double* a, size_t n, double lo, double hi) {
+  return np_sum<double>(n, [a, lo, hi](size_t i) {
+    const double v = np_clip(a[i], lo, hi);
+    return v * v;
+  });
+}
+
+// np.linalg.norm of a small vector: sqrt(x . x).
+inline double np_norm(const double* a, size_t n) {
+  double s = 0.0;
+  for (size_t i = 0; i < n; ++i) s += a[i] * a[i];
+  return std::sqrt(s);
+}
+
+// Writes consecutive float64 values into an observation row.
+struct ObsWriter {
+  double* p;
+  explicit ObsWriter(void* dst) : p(static_cast<double*>(dst)) {}
+  void put(const mjtNum* src, size_t n) {
+    std::memcpy(p, src, n * sizeof(double));
+    p += n;
+  }
+  void put_clipped(const mjtNum* src, size_t n, double lo, double hi) {
+    for (size_t i = 0; i < n; ++i) *p++ = np_clip(src[i], lo, hi);
+  }
+  void put(double v) { *p++ = v; }
+};
+
+inline void put_info(void* dst, double v) { std::memcpy(dst, &v, sizeof(v)); }
+inline void put_info(void* dst, const mjtNum* src, size_t n) { std::memcpy(dst, src, n * sizeof(double)); }
+
+// A float32 bound of Gymnasium's action space (actuator_ctrlrange.astype(np.float32)), as double.
+inline double f32(double v) {
+  volatile float rounded = static_cast<float>(v);
+  return static_cast<double>(rounded);
+}
+
+// Observation and action spaces of a MuJoCo task: Box(-inf, inf, (obs_size,), float64) and
+// Box(ctrlrange, float32).
+Spaces mujoco_spaces(const mjModel& m, int64_t obs_size);
+
+// Names and docs of the reset options every MuJoCo task accepts.
+std::vector<std::pair<std::string, std::string>> physics_reset_options();
+
+// The settings every Gymnasium MuJoCo env has: the model file and the number of physics steps
+// per env step (fixed by the version for v4, kwargs for v5).
+struct CommonParams {
+  std::string xml_file;
+  int frame_skip = 1;
+};
+// Reads xml_file / frame_skip from the config when declared (v5), else uses the fixed values.
+CommonParams common_params(const Config& c, const std::string& xml_default, int frame_skip_default);
+// A [lo, hi] pair kwarg (e.g. healthy_z_range); throws unless it has exactly two numbers.
+std::pair<double, double> range_param(const Config& c, const std::string& name);
+
+class MujocoEnv : public Env {
+ public:
+  MujocoEnv(ModelPtr model, int frame_skip);
+  ~MujocoEnv() override;
+  MujocoEnv(const MujocoEnv&) = delete;
+  MujocoEnv& operator=(const MujocoEnv&) = delete;
+
+  // mj_resetData, then the task's reset_model() (Gymnasium's MujocoEnv.reset).
+  void reset() final;
+  // body_mass_scale, geom_friction_scale, actuator_gear_scale: a scalar or one value per
+  // body / geom / actuator; they stay in effect for later episodes until set again.
+  void set_reset_option(const std::string& name, const std::vector<double>& values) override;
+
+  const mjModel* model() const { return m_; }
+  const mjData* data() const { return d_; }
+
+ protected:
+  virtual void reset_model() = 0;
+
+  // data.ctrl[:] = action; mj_step frame_skip times; mj_rnePostConstraint (Gymnasium's
+  // do_simulation). Tasks that never read cacc / cfrc_* may set post_constraint_ = false: it
+  // only fills those outputs and does not change the trajectory.
+  void do_simulation(const float* action) {
+    for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = static_cast<double>(action[i]);
+    for (int i = 0; i < frame_skip_; ++i) mj_step(m_, d_);
+    if (post_constraint_) mj_rnePostConstraint(m_, d_);
+  }
+  // Gymnasium's set_state: qpos, qvel, then mj_forward.
+  void set_state(const double* qpos, const double* qvel) {
+    std::memcpy(d_->qpos, qpos, sizeof(double) * static_cast<size_t>(m_->nq));
+    std::memcpy(d_->qvel, qvel, sizeof(double) * static_cast<size_t>(m_->nv));
+    mj_forward(m_, d_);
+  }
+  // qpos = init_qpos + uniform(-s, s, nq); qvel = init_qvel + uniform(-s, s, nv) (or
+  // s * standard_normal(nv) when `normal_qvel`), then set_state: most tasks' reset_model.
+  void reset_with_noise(double scale, bool normal_qvel);
+  double uniform(double low, double high) { return rng().uniform(low, high); }
+  double standard_normal() { return envhive::mujoco::standard_normal(rng()); }
+  int body_id(const char* name) const;
+  // Scratch rows for reset_model (nq / nv values).
+  std::vector<double> qpos_buf_, qvel_buf_;
+
+  const mjModel* m_ = nullptr;  // the model in use: shared, or this env's own copy
+  mjData* d_ = nullptr;
+  std::vector<double> init_qpos_, init_qvel_;
+  int frame_skip_ = 1;
+  double dt_ = 0.0;  // model.opt.timestep * frame_skip
+  bool post_constraint_ = true;
+
+ private:
+  void apply_physics_options();
+
+  ModelPtr shared_;
+  mjModel* own_ = nullptr;
+  std::vector<double> mass_scale_{1.0}, friction_scale_{1.0}, gear_scale_{1.0};
+  bool physics_dirty_ = false;
+};
+
+}  // namespace envhive::mujoco
