@@ -1,5 +1,6 @@
 // envhive._native: the families with no third-party dependency.
 #include "../envs/classic_control/classic_control.h"
+#include "../envs/python/python_envs.h"
 #include "../envs/testing/testing.h"
 #include "module_tasks.h"
 
@@ -10,6 +11,7 @@ void register_module_tasks(std::vector<TaskDef>& registry) {
   register_testing(registry);
 }
 
-void bind_module_extras(nanobind::module_& /*m*/) {}
+// Environments written in Python register here at run time (envhive.authoring).
+void bind_module_extras(nanobind::module_& m) { python::bind_python_envs(m); }
 
 }  // namespace envhive

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from envhive.authoring import PyEnv, compile_env
 from envhive.errors import EnvError, UnknownTaskError
 from envhive.registry import TaskSpec, list_envs, make_spec, register_gymnasium_envs
 from envhive.vector import HiveVectorEnv
@@ -17,21 +18,26 @@ from envhive.vector import HiveVectorEnv
 __version__ = "0.1.0"
 
 
-def make(task_id: str, **kwargs: Any) -> HiveVectorEnv:
-    """Build a pool of ``num_envs`` envs of ``task_id`` as a Gymnasium vector env."""
-    return HiveVectorEnv(task_id, **kwargs)
+def _task_id(task: str | type[PyEnv]) -> str:
+    """A task id, or a PyEnv class (compiled and registered on first use, see envhive.authoring)."""
+    return task if isinstance(task, str) else compile_env(task)
 
 
-def make_gymnasium(task_id: str, **kwargs: Any) -> HiveVectorEnv:
+def make(task_id: str | type[PyEnv], **kwargs: Any) -> HiveVectorEnv:
+    """Build a pool of ``num_envs`` envs of ``task_id`` (or a PyEnv class) as a Gymnasium vector env."""
+    return HiveVectorEnv(_task_id(task_id), **kwargs)
+
+
+def make_gymnasium(task_id: str | type[PyEnv], **kwargs: Any) -> HiveVectorEnv:
     """EnvPool's name for :func:`make`."""
     return make(task_id, **kwargs)
 
 
-def make_dm(task_id: str, **kwargs: Any) -> Any:
+def make_dm(task_id: str | type[PyEnv], **kwargs: Any) -> Any:
     """Build a pool as a ``dm_env.Environment`` (batched TimeSteps)."""
     from envhive.dm import HiveDmEnv
 
-    return HiveDmEnv(task_id, **kwargs)
+    return HiveDmEnv(_task_id(task_id), **kwargs)
 
 
 register_gymnasium_envs()
@@ -39,6 +45,7 @@ register_gymnasium_envs()
 __all__ = [
     "EnvError",
     "HiveVectorEnv",
+    "PyEnv",
     "TaskSpec",
     "UnknownTaskError",
     "__version__",

@@ -1,0 +1,10 @@
+// Python-written environments: the bindings envhive.authoring uses to register compiled tasks.
+#pragma once
+#include <nanobind/nanobind.h>
+
+namespace envhive::python {
+
+// Adds register_compiled_task(spec: dict) and compiled_failures(clear: bool) to the module.
+void bind_python_envs(nanobind::module_& m);
+
+}  // namespace envhive::python
