@@ -23,6 +23,13 @@ from envhive.authoring import PyEnv, uniform
 ARENA = 1.0
 
 
+def distance(s):
+    """Distance from the point mass to the goal (a plain helper, compiled along with its callers)."""
+    dx = s.goal[0] - s.pos[0]
+    dy = s.goal[1] - s.pos[1]
+    return math.sqrt(dx * dx + dy * dy)
+
+
 class PointReacher(PyEnv):
     """Push a point mass onto a random goal in a walled square, with a cost on effort."""
 
@@ -48,7 +55,7 @@ class PointReacher(PyEnv):
             s.pos[i] = uniform(-0.9 * ARENA, 0.9 * ARENA, rand[i])
             s.goal[i] = uniform(-0.9 * ARENA, 0.9 * ARENA, rand[2 + i])
             s.vel[i] = 0.0
-        s.distance = math.hypot(s.goal[0] - s.pos[0], s.goal[1] - s.pos[1])
+        s.distance = distance(s)
 
     @staticmethod
     def step(s, action, rand, cfg):
@@ -61,17 +68,17 @@ class PointReacher(PyEnv):
             if s.pos[i] > ARENA or s.pos[i] < -ARENA:  # a wall: stop there
                 s.pos[i] = min(max(s.pos[i], -ARENA), ARENA)
                 s.vel[i] = 0.0
-        s.distance = math.hypot(s.goal[0] - s.pos[0], s.goal[1] - s.pos[1])
+        s.distance = distance(s)
         reached = s.distance < cfg.goal_radius
         reward = -s.distance - cfg.ctrl_cost * effort + (10.0 if reached else 0.0)
         return reward, reached
 
     @staticmethod
     def observe(s, obs, cfg):
-        obs[0:2] = s.pos
-        obs[2:4] = s.vel
-        obs[4] = s.goal[0] - s.pos[0]
-        obs[5] = s.goal[1] - s.pos[1]
+        for i in range(2):  # element by element: slice assignment also works, but compiles slower
+            obs[i] = s.pos[i]
+            obs[2 + i] = s.vel[i]
+            obs[4 + i] = s.goal[i] - s.pos[i]
 
 
 if __name__ == "__main__":

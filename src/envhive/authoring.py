@@ -156,8 +156,13 @@ class _Decl:
         return isinstance(self.action_space, spaces.Discrete)
 
 
+def _name(cls: type) -> str:
+    """The class's qualified name without the ``<locals>`` of functions it was defined in."""
+    return cls.__qualname__.rpartition("<locals>.")[2]
+
+
 def _err(cls: type, message: str) -> TypeError:
-    return TypeError(f"{cls.__qualname__}: {message}")
+    return TypeError(f"{_name(cls)}: {message}")
 
 
 def _dtype_of(cls: type, where: str, spec: Any) -> tuple[np.dtype[Any], tuple[int, ...]]:
@@ -295,7 +300,11 @@ def _declare(cls: type) -> _Decl:
         allowed = (
             _ARITIES_DISCRETE_OBS if name == "observe" and isinstance(obs_space, spaces.Discrete) else _ARITIES[name]
         )
-        if len(params) not in allowed:
+        discrete_obs_buffer = (
+            name == "observe" and isinstance(obs_space, spaces.Discrete) and len(params) == 2
+            and params[1].name.startswith("obs")
+        )  # fmt: skip
+        if len(params) not in allowed or discrete_obs_buffer:
             usage = {
                 "reset": "reset(state, rand[, config])",
                 "step": "step(state, action[, rand[, config]]) -> (reward, terminated)",
@@ -303,10 +312,12 @@ def _declare(cls: type) -> _Decl:
                 if isinstance(obs_space, spaces.Discrete)
                 else "observe(state, obs[, config])",
             }[name]
+            if discrete_obs_buffer:
+                raise _err(cls, f"with a Discrete observation space, observe returns the int: {usage}")
             raise _err(cls, f"{name} takes {len(params)} parameters; expected {usage}")
         functions[name], arity[name] = fn, len(params)
         locations[name] = _location(fn)
-        labels[name] = f"{cls.__qualname__}.{name} ({_short(locations[name][0])}:{locations[name][1]})"
+        labels[name] = f"{_name(cls)}.{name} ({_short(locations[name][0])}:{locations[name][1]})"
 
     task_id = getattr(cls, "id", None) or f"{cls.__name__}-v0"
     if not isinstance(task_id, str) or ":" in task_id or not re.fullmatch(r"[\w.-]+(/[\w.-]+)?", task_id):
@@ -322,7 +333,7 @@ def _declare(cls: type) -> _Decl:
         cls=cls,
         task_id=task_id,
         gym_id=gym_id,
-        doc=doc or f"{cls.__qualname__}, written in Python ({cls.__module__}).",
+        doc=doc or f"{_name(cls)}, written in Python ({cls.__module__}).",
         observation_space=obs_space,
         action_space=act_space,
         state_dtype=state_dtype,
@@ -378,8 +389,8 @@ class PyEnv:
 
     def __init__(self) -> None:
         raise TypeError(
-            f"{type(self).__qualname__} is a declaration: build envs with envhive.make({type(self).__qualname__}, "
-            f"num_envs=...), or {type(self).__qualname__}.gymnasium_env() for a single gymnasium.Env"
+            f"{_name(type(self))} is a declaration: build envs with envhive.make({_name(type(self))}, "
+            f"num_envs=...), or {_name(type(self))}.gymnasium_env() for a single gymnasium.Env"
         )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -443,6 +454,10 @@ def _announce(decl: _Decl) -> None:
         raise _err(cls, f"id {decl.task_id!r} is already taken by a built-in task")
     with _LOCK:
         _TASKS[decl.task_id] = cls
+        if _REGISTERED.get(decl.task_id, cls) is not cls:  # a redefinition: string ids now mean it
+            from envhive import registry
+
+            registry._task_info.cache_clear()
     if decl.gym_id is None:
         return
     if decl.gym_id in gymnasium.registry:
@@ -464,7 +479,7 @@ def _vec_entry(cls: type, **kwargs: Any) -> Any:
     from envhive.vector import HiveVectorEnv
 
     if kwargs.pop("render_mode", None) is not None:
-        raise ValueError(f"{cls.__qualname__}: envhive does not render; pass render_mode=None")
+        raise ValueError(f"{_name(cls)}: envhive does not render; pass render_mode=None")
     return HiveVectorEnv(compile_env(cls), **kwargs)
 
 
@@ -474,14 +489,23 @@ def resolve_task(task: str) -> str | None:
     does). None when it names no Python env."""
     module, sep, name = task.partition(":")
     if sep:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name is None or not module.startswith(e.name):
+                raise
+            raise ModuleNotFoundError(
+                f"{task!r}: module {module!r} is not importable here; install its package or put its folder on "
+                f"PYTHONPATH (e.g. `PYTHONPATH=$PWD envhive bench {task}` in a source checkout)",
+                name=e.name,
+            ) from e
         task = name
     if task.startswith("envhive/"):
         task = task[len("envhive/") :]
     cls = _TASKS.get(task)
     if cls is None:
         return None
-    return compile_env(cls)
+    return compile_env(cls)  # a no-op once this class is registered
 
 
 def compile_env(cls: type) -> str:
@@ -728,7 +752,7 @@ def _glue_source(decl: _Decl) -> str:
             f"obs = carray(obs_p, {_shape_literal(decl.observation_space.shape)}, dtype=_OBS)\n"
             f"        _observe({', '.join(obs_args)})"
         )
-    return f"""# Generated by envhive.authoring for {decl.cls.__module__}.{decl.cls.__qualname__}.
+    return f"""# Generated by envhive.authoring for {decl.cls.__module__}.{_name(decl.cls)}.
 # Safe to delete: it is rebuilt (and recompiled) on demand.
 # Each callable returns 0, 1 when reset/step raised, 2 when observe raised.
 import numpy as np
@@ -805,7 +829,7 @@ def _user_dispatchers(decl: _Decl) -> dict[str, Any]:
 
 def _write_glue(decl: _Decl, key: str, source: str) -> Path | None:
     """The glue as a real file (Numba caches functions by source file); None if unwritable."""
-    slug = re.sub(r"\W", "_", decl.cls.__qualname__)[:40]
+    slug = re.sub(r"\W", "_", _name(decl.cls))[:40]
     for root in (cache_dir(), Path(tempfile.gettempdir()) / "envhive-pyenv"):
         path = root / f"{slug}_{key[:20]}.py"
         try:
@@ -833,7 +857,7 @@ def _compile(decl: _Decl) -> types.ModuleType:
     path = _write_glue(decl, key, source)
     name = f"envhive_pyenv_{key[:20]}"
     module = types.ModuleType(name)
-    module.__file__ = str(path) if path else f"<envhive glue {decl.cls.__qualname__}>"
+    module.__file__ = str(path) if path else f"<envhive glue {_name(decl.cls)}>"
     user = _user_dispatchers(decl)
     module.__dict__.update(
         _CACHE=path is not None,
@@ -896,7 +920,7 @@ def _diagnose(decl: _Decl, glue_error: Exception) -> CompileError:
     sigs = _numba_types(decl)
     for name in ("reset", "step", "observe"):
         fn = decl.functions[name]
-        label = f"{decl.cls.__qualname__}.{name}"
+        label = f"{_name(decl.cls)}.{name}"
         try:
             dispatcher = numba.njit(**_jit_options(decl))(fn)
             dispatcher.compile(sigs[name])
@@ -921,20 +945,33 @@ def _diagnose(decl: _Decl, glue_error: Exception) -> CompileError:
             )
     message = _ANSI.sub("", str(glue_error))
     file, line = decl.locations["step"]
-    return CompileError(
-        f"{decl.cls.__qualname__} cannot be compiled to native code:\n{message}", decl.cls.__qualname__, file, line
-    )
+    return CompileError(f"{_name(decl.cls)} cannot be compiled to native code:\n{message}", _name(decl.cls), file, line)
 
 
 def _compile_error(decl: _Decl, name: str, label: str, message: str) -> CompileError:
-    message = _ANSI.sub("", message)
+    """A CompileError at the innermost line of user code Numba reports (helpers included)."""
+    import linecache
+
+    message = _ANSI.sub("", message).strip()
     file, line = decl.locations[name]
-    for f, n in re.findall(r'File "([^"]+)", line (\d+)', message):
-        if "site-packages" not in f and "envhive_pyenv" not in f:
-            file, line = f, int(n)
-    summary = message.strip().splitlines()[0] if message.strip() else "compilation failed"
+    cut = len(message)
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', message):
+        f = m.group(1)
+        if "site-packages" not in f and "envhive_pyenv" not in f and not f.startswith("<"):
+            file, line, cut = os.path.abspath(f), int(m.group(2)), m.start()  # Numba prints cwd-relative paths
+            break
+    # The error itself: the line after the innermost "Failed in ... pipeline" before that location.
+    head = message[:cut]
+    marker = head.rfind("Failed in nopython mode pipeline")
+    lines = [ln.strip() for ln in head[marker:].splitlines()[1 if marker >= 0 else 0 :] if ln.strip()]
+    summary = lines[0] if lines else "compilation failed"
+    if summary.endswith(":") and len(lines) > 1:
+        summary += " " + lines[1]
+    source = linecache.getline(file, line).strip() if file and line else ""
     return CompileError(
-        f"{label} cannot be compiled to native code at {_short(file)}:{line}: {summary}\n\nNumba's report:\n{message}",
+        f"{label} cannot be compiled to native code ({_short(file)}:{line}):\n"
+        + (f"    {source}\n" if source else "")
+        + f"{summary}\n\nNumba's report:\n{message}",
         label,
         file,
         line,
@@ -955,12 +992,12 @@ def _config_record(decl: _Decl, values: dict[str, Any]) -> Any:
     defaults = {f.name: f for f in decl.config_fields}
     unknown = sorted(set(values) - set(defaults))
     if unknown:
-        raise TypeError(f"{decl.cls.__qualname__}: unknown config {unknown}; valid: {sorted(defaults)}")
+        raise TypeError(f"{_name(decl.cls)}: unknown config {unknown}; valid: {sorted(defaults)}")
     rec = _record(decl.config_dtype)
     for f in decl.config_fields:
         value = values.get(f.name, f.default)
         if f.kind == "floats" and len(value) != f.length:
-            raise ValueError(f"{decl.cls.__qualname__}: config {f.name!r} must have {f.length} values")
+            raise ValueError(f"{_name(decl.cls)}: config {f.name!r} must have {f.length} values")
         setattr(rec, f.name, value)
     return rec
 

@@ -81,13 +81,11 @@ def list_envs() -> list[str]:
 def _task_info(task_id: str) -> dict[str, Any]:
     if task_id.startswith(GYM_NAMESPACE + "/"):
         task_id = task_id[len(GYM_NAMESPACE) + 1 :]
+    from envhive.authoring import resolve_task
+
+    task_id = resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
     ids = list(task_index())
     if task_id not in ids:
-        from envhive.authoring import resolve_task  # a Python-written env: compiled on first use
-
-        resolved = resolve_task(task_id)
-        if resolved is not None:
-            return dict(task_index()[resolved].task_info(resolved))
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
