@@ -59,6 +59,7 @@ def _base(**overrides):
         ({"state": {}}, "state must be a non-empty dict"),
         ({"state": {"x": object}}, "state field 'x'"),
         ({"state": {"x": np.complex128}}, "dtype complex128 is not supported"),
+        ({"state": {"max": float}}, "'max' is a numpy record attribute"),
         ({"config": {"g": "fast"}}, "config 'g': default must be"),
         ({"config": {"num_envs": 3}}, "reserved for the pool"),
         ({"action_space": spaces.Box(-1, 1, shape=(2,), dtype=np.int32)}, "action_space dtype int32"),

@@ -83,6 +83,8 @@ _RESERVED_CONFIG = {
     "max_episode_steps",
     "render_mode",
 }
+# Field names that would be shadowed by attributes of numpy records (the pure-Python state).
+_RECORD_ATTRS = frozenset(dir(np.record))
 # Helper functions from these packages are left to Numba (it knows numpy and math itself).
 _NO_AUTOJIT = {"numpy", "numba", "math", "cmath", "builtins", "gymnasium", "scipy", "llvmlite", "random"}
 # (function, allowed positional parameter counts) of the three callables a PyEnv defines.
@@ -202,6 +204,8 @@ def _config_field(cls: type, name: str, value: Any) -> _ConfigField:
         value, doc = value
     if not name.isidentifier() or name.startswith("_"):
         raise _err(cls, f"config name {name!r} must be an identifier not starting with '_'")
+    if name in _RECORD_ATTRS:
+        raise _err(cls, f"config name {name!r} is a numpy record attribute; choose another name")
     if name in _RESERVED_CONFIG:
         raise _err(cls, f"config name {name!r} is reserved for the pool (set max_episode_steps as a class attribute)")
     if isinstance(value, bool | np.bool_):
@@ -266,6 +270,8 @@ def _declare(cls: type) -> _Decl:
     for name, spec in state.items():
         if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
             raise _err(cls, f"state field name {name!r} must be an identifier not starting with '_'")
+        if name in _RECORD_ATTRS:
+            raise _err(cls, f"state field name {name!r} is a numpy record attribute; choose another name")
         state_fields.append((name, *_dtype_of(cls, f"state field {name!r}", spec)))
     state_dtype = _record_dtype(state_fields)
 
@@ -654,10 +660,17 @@ def _code_names(code: types.CodeType) -> set[str]:
     return names
 
 
+_ATTRS: dict[int, set[str]] = {}  # id(module) -> names a fingerprinted function may read from it
+
+
 def _referenced(fn: Callable[..., Any]) -> list[Any]:
     code = fn.__code__
     g = fn.__globals__
-    out = [g[name] for name in sorted(_code_names(code)) if name in g]
+    names = _code_names(code)
+    out = [g[name] for name in sorted(names) if name in g]
+    for value in out:
+        if isinstance(value, types.ModuleType):
+            _ATTRS.setdefault(id(value), set()).update(names)
     for cell in fn.__closure__ or ():
         with contextlib.suppress(ValueError):  # an empty cell
             out.append(cell.cell_contents)
@@ -678,6 +691,11 @@ def _hash_value(h: Any, value: Any, seen: set[int]) -> None:
         h.update(repr(fn.__defaults__).encode())
     elif isinstance(value, types.ModuleType):
         h.update(f"mod:{value.__name__}".encode())
+        if value.__name__.split(".")[0] not in _NO_AUTOJIT:  # your own module: `params.GRAVITY` counts
+            for name in sorted(_ATTRS.get(id(value), ())):
+                if name in vars(value) and not isinstance(vars(value)[name], types.ModuleType):
+                    h.update(f"attr:{name}".encode())
+                    _hash_value(h, vars(value)[name], seen)
     elif isinstance(value, np.ndarray):
         h.update(f"arr:{value.dtype.str}{value.shape}".encode())
         h.update(np.ascontiguousarray(value).tobytes())
@@ -707,6 +725,7 @@ def _hash_code(h: Any, code: types.CodeType) -> None:
 def _fingerprint(decl: _Decl) -> str:
     import numba
 
+    _ATTRS.clear()
     h = hashlib.sha256()
     h.update(f"glue{GLUE_VERSION} numba{numba.__version__} numpy{np.__version__} {sys.version}".encode())
     h.update(
