@@ -295,6 +295,15 @@ def test_redefinition_replaces_and_old_pools_keep_running():
     assert envhive.make(new_cls).step  # compiled once: the same code is reused
 
 
+def test_subclass_is_another_task():
+    class FastReacher(PointReacher):
+        max_episode_steps = 50
+
+    assert FastReacher.task_id() == "FastReacher-v0"
+    assert envhive.make_spec("examples/PointReacher-v0").max_episode_steps == 200
+    assert envhive.make_spec(FastReacher.task_id()).max_episode_steps == 50
+
+
 def _run(code, **env):
     out = subprocess.run(
         [sys.executable, "-c", code],

@@ -1,5 +1,6 @@
 """Environments written in Python, compiled to native code, run on envhive's thread pool.
 
+    import envhive
     import numpy as np
     from gymnasium import spaces
     from envhive.authoring import PyEnv
@@ -51,6 +52,7 @@ import tempfile
 import threading
 import time
 import types
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
@@ -325,11 +327,12 @@ def _declare(cls: type) -> _Decl:
         locations[name] = _location(fn)
         labels[name] = f"{_name(cls)}.{name} ({_short(locations[name][0])}:{locations[name][1]})"
 
-    task_id = getattr(cls, "id", None) or f"{cls.__name__}-v0"
+    explicit_id = cls.__dict__.get("id")  # not inherited: a subclass is another task
+    task_id = explicit_id or f"{cls.__name__}-v0"
     if not isinstance(task_id, str) or ":" in task_id or not re.fullmatch(r"[\w.-]+(/[\w.-]+)?", task_id):
         raise _err(cls, f"id {task_id!r} must look like 'Name-v0' or 'namespace/Name-v0'")
     gym_id = None
-    if getattr(cls, "id", None):
+    if explicit_id:
         gym_id = task_id if "/" in task_id else f"envhive/{task_id}"
     steps = getattr(cls, "max_episode_steps", 0) or 0
     if not isinstance(steps, int | np.integer) or steps < 0:
@@ -555,10 +558,17 @@ def _space_dict(space: spaces.Space[Any]) -> dict[str, Any]:
     }
 
 
+def _native() -> types.ModuleType:
+    """The family module that hosts Python envs (envhive._native)."""
+    from envhive import backends
+
+    return next(m for m in backends.modules() if hasattr(m, "register_compiled_task"))
+
+
 def _register_native(decl: _Decl, glue: types.ModuleType) -> None:
     from envhive import backends, registry
 
-    native = backends.modules()[0]
+    native = _native()
     config = [
         {
             "name": f.name,
@@ -827,7 +837,7 @@ def observe_c(state_p, obs_p, config_p):
 """
 
 
-_AUTOJITTED: set[int] = set()
+_AUTOJITTED: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()  # helpers registered with Numba
 
 
 def _jit_options(decl: _Decl) -> dict[str, Any]:
@@ -840,9 +850,9 @@ def _user_dispatchers(decl: _Decl) -> dict[str, Any]:
 
     for name in ("reset", "step", "observe"):
         for helper in _helpers(decl.functions[name]):
-            if id(helper) not in _AUTOJITTED:
+            if helper not in _AUTOJITTED:
                 register_jitable(**_jit_options(decl))(helper)  # helpers may stay plain functions
-                _AUTOJITTED.add(id(helper))
+                _AUTOJITTED.add(helper)
     return {name: numba.njit(**_jit_options(decl))(decl.functions[name]) for name in ("reset", "step", "observe")}
 
 
@@ -1136,9 +1146,7 @@ class FailureReplay(NamedTuple):
 
 def last_failures() -> list[dict[str, Any]]:
     """The inputs of recent failed calls of compiled envs (oldest first, at most 32)."""
-    from envhive import backends
-
-    return list(backends.modules()[0].compiled_failures(False))
+    return list(_native().compiled_failures(False))
 
 
 def replay_failure(error: BaseException | None = None) -> FailureReplay:
