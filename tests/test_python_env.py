@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import gymnasium
@@ -293,6 +294,48 @@ def test_redefinition_replaces_and_old_pools_keep_running():
     assert old.step(zero)[0][0, 0] == 1.0
     assert new.step(zero)[0][0, 0] == 2.0
     assert envhive.make(new_cls).step  # compiled once: the same code is reused
+
+
+class Spin(PyEnv):
+    """A slow step (a few ms of arithmetic), to watch workers run while Python holds the GIL."""
+
+    observation_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(1,), dtype=np.float64)
+    action_space = gymnasium.spaces.Discrete(2)
+    state = {"x": float}
+
+    @staticmethod
+    def reset(s, rand):
+        s.x = 0.0
+
+    @staticmethod
+    def step(s, action):
+        for i in range(2_000_000):
+            s.x = s.x * 0.999999 + 1e-9 * i
+        return s.x, False
+
+    @staticmethod
+    def observe(s, obs):
+        obs[0] = s.x
+
+
+def test_compiled_steps_run_while_python_holds_the_gil():
+    env = envhive.make(Spin, num_envs=4, batch_size=2, num_threads=2, seed=0)
+    env.async_reset()
+    for _ in range(2):
+        _, _, _, _, info = env.recv()
+        env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)  # this thread keeps the GIL: a worker needing it would stall
+    try:
+        deadline = time.perf_counter() + 0.5
+        spins = 0
+        while time.perf_counter() < deadline:
+            spins += 1
+    finally:
+        sys.setswitchinterval(old)
+    for _ in range(2):  # both batches finished while the GIL was held: no waiting now
+        env.recv(timeout=0)
+    env.close()
 
 
 def test_subclass_is_another_task():

@@ -332,3 +332,26 @@ def test_discrete_observation_out_of_range():
     with pytest.raises(envhive.EnvError, match=r"returned observation 4, outside Discrete\(4\)"):
         for _ in range(3):
             env.step(np.array([1, 0]))
+
+
+def test_print_in_compiled_code_warns():
+    class Chatty(PyEnv):
+        observation_space = BOX2
+        action_space = spaces.Discrete(2)
+        state = {"x": float}
+
+        @staticmethod
+        def reset(s, rand):
+            s.x = 0.0
+
+        @staticmethod
+        def step(s, action):
+            print("stepping")
+            return 0.0, False
+
+        @staticmethod
+        def observe(s, obs):
+            obs[0] = s.x
+
+    with pytest.warns(UserWarning, match=r"Chatty.step: print\(\) in compiled env code takes the GIL"):
+        Chatty.task_id()

@@ -52,6 +52,7 @@ import tempfile
 import threading
 import time
 import types
+import warnings
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -849,6 +850,16 @@ def _user_dispatchers(decl: _Decl) -> dict[str, Any]:
     from numba.extending import register_jitable
 
     for name in ("reset", "step", "observe"):
+        for fn in [decl.functions[name], *_helpers(decl.functions[name])]:
+            if "print" in _code_names(fn.__code__) and "print" not in fn.__globals__:
+                warnings.warn_explicit(
+                    f"{_name(decl.cls)}.{name}: print() in compiled env code takes the GIL on every call, stalling "
+                    f"the pool's workers while Python runs; debug with {_name(decl.cls)}.gymnasium_env() instead",
+                    UserWarning,
+                    fn.__code__.co_filename,
+                    fn.__code__.co_firstlineno,
+                )
+                break
         for helper in _helpers(decl.functions[name]):
             if helper not in _AUTOJITTED:
                 register_jitable(**_jit_options(decl))(helper)  # helpers may stay plain functions
