@@ -296,6 +296,62 @@ def test_redefinition_replaces_and_old_pools_keep_running():
     assert envhive.make(new_cls).step  # compiled once: the same code is reused
 
 
+class Paint(PyEnv):
+    """A uint8 image observation, float64 Box actions, an array info field and int32 state."""
+
+    observation_space = gymnasium.spaces.Box(0, 255, shape=(4, 5), dtype=np.uint8)
+    action_space = gymnasium.spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float64)
+    state = {"brush": (np.int32, (2,)), "canvas": (np.uint8, (4, 5)), "last": (2,)}
+    infos = ("brush", "last")
+    reset_randoms = 2
+    step_randoms = 1
+
+    @staticmethod
+    def reset(s, rand):
+        s.brush[0] = int(rand[0] * 4)
+        s.brush[1] = int(rand[1] * 5)
+        for i in range(4):
+            for j in range(5):
+                s.canvas[i, j] = 0
+
+    @staticmethod
+    def step(s, action, rand):
+        s.last[0] = action[0]
+        s.last[1] = action[1]
+        s.brush[0] = min(max(s.brush[0] + (1 if action[0] > 0 else -1), 0), 3)
+        s.brush[1] = min(max(s.brush[1] + (1 if action[1] > 0 else -1), 0), 4)
+        s.canvas[s.brush[0], s.brush[1]] = int(rand[0] * 256)
+        return float(s.canvas[s.brush[0], s.brush[1]]) / 255.0, False
+
+    @staticmethod
+    def observe(s, obs):
+        for i in range(4):
+            for j in range(5):
+                obs[i, j] = s.canvas[i, j]
+
+
+def test_image_observation_float64_actions_and_array_infos():
+    env = envhive.make(Paint, num_envs=3, seed=2)
+    ref = [Paint.gymnasium_env() for _ in range(3)]
+    obs, info = env.reset()
+    assert obs.shape == (3, 4, 5) and obs.dtype == np.uint8
+    assert info["brush"].shape == (3, 2) and info["brush"].dtype == np.int32
+    for i, r in enumerate(ref):
+        o, inf = r.reset(seed=2 + i)
+        _same(o, obs[i], "reset obs")
+        _same(inf["brush"], info["brush"][i], "reset info")
+    rng = np.random.default_rng(0)
+    for t in range(30):
+        actions = rng.uniform(-1, 1, size=(3, 2))
+        obs, reward, _, _, info = env.step(actions)
+        _same(info["last"], actions, "float64 actions arrive unrounded")
+        for i, r in enumerate(ref):
+            o, rew, _, _, inf = r.step(actions[i])
+            _same(o, obs[i], f"obs at {t}")
+            assert rew == reward[i]
+            _same(inf["brush"], info["brush"][i], "info")
+
+
 class Spin(PyEnv):
     """A slow step (a few ms of arithmetic), to watch workers run while Python holds the GIL."""
 

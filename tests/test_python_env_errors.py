@@ -64,6 +64,7 @@ def _base(**overrides):
         ({"config": {"num_envs": 3}}, "reserved for the pool"),
         ({"action_space": spaces.Box(-1, 1, shape=(2,), dtype=np.int32)}, "action_space dtype int32"),
         ({"observation_space": spaces.MultiDiscrete([2, 2])}, "must be a gymnasium.spaces.Box or Discrete"),
+        ({"observation_space": spaces.Box(-1.0, 1.0, shape=())}, "at least one dimension"),
         ({"step": staticmethod(lambda s: (0.0, False))}, r"step takes 1 parameters; expected step\(state, action"),
         (
             {"observe": staticmethod(lambda s, obs: 0), "observation_space": spaces.Discrete(3)},

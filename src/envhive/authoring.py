@@ -197,6 +197,8 @@ def _space_decl(cls: type, name: str, space: Any) -> spaces.Space[Any]:
         allowed = ("float32", "float64") if name == "action_space" else _SUPPORTED_DTYPES
         if space.dtype is None or np.dtype(space.dtype).name not in allowed:
             raise _err(cls, f"{name} dtype {space.dtype} is not supported; use one of {', '.join(allowed)}")
+        if not space.shape:
+            raise _err(cls, f"{name} must have at least one dimension, e.g. shape=(1,)")
         return space
     raise _err(cls, f"{name} must be a gymnasium.spaces.Box or Discrete, got {space!r}")
 
