@@ -24,12 +24,17 @@ AtariEnv::AtariEnv(const AtariConfig& cfg, const RomInfo& rom) : cfg_(cfg) {
   std::array<uint8_t, 256> index{};
   for (int i = 0; i < 256; ++i) index[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
   if (cfg.gray_scale) {
-    palette.applyPaletteGrayscale(lut_[0].data(), index.data(), 255);
+    std::array<uint8_t, 256> gray{};
+    palette.applyPaletteGrayscale(gray.data(), index.data(), 255);
+    lut_[0] = PaletteLut(gray);
   } else {
     std::array<uint8_t, 768> rgb{};
     palette.applyPaletteRGB(rgb.data(), index.data(), 256);
-    for (size_t i = 0; i < 256; ++i)
-      for (size_t c = 0; c < 3; ++c) lut_[c][i] = rgb[3 * i + c];
+    for (size_t c = 0; c < 3; ++c) {
+      std::array<uint8_t, 256> channel{};
+      for (size_t i = 0; i < 256; ++i) channel[i] = rgb[3 * i + c];
+      lut_[c] = PaletteLut(channel);
+    }
   }
 
   const int c = cfg.channels();
@@ -44,11 +49,7 @@ void AtariEnv::capture(int slot) {
   const uint8_t* screen = ale_->getScreen().getArray();
   uint8_t* out = raw_[slot].data();
   const int c = cfg_.channels();
-  for (int ch = 0; ch < c; ++ch) {
-    const uint8_t* lut = lut_[ch].data();
-    uint8_t* plane = out + static_cast<size_t>(ch) * raw_plane_;
-    for (size_t i = 0; i < raw_plane_; ++i) plane[i] = lut[screen[i]];
-  }
+  for (int ch = 0; ch < c; ++ch) lut_[ch].apply(screen, out + static_cast<size_t>(ch) * raw_plane_, raw_plane_);
 }
 
 void AtariEnv::push_frame(const uint8_t* planes, bool fill_stack) {

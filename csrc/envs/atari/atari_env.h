@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "../../core/env.h"
+#include "palette.h"
 #include "resize.h"
 
 namespace envhive::atari {
@@ -74,7 +75,7 @@ class AtariEnv final : public Env {
   bool fire_reset_ = false;
   int raw_h_ = 0, raw_w_ = 0;
   size_t raw_plane_ = 0, frame_bytes_ = 0, plane_bytes_ = 0;
-  std::array<uint8_t, 256> lut_[3]{};          // palette index -> gray, or -> R, G, B
+  PaletteLut lut_[3];                          // palette index -> gray, or -> R, G, B
   std::vector<uint8_t> raw_[2];                // the last two captured frames, planar
   std::vector<uint8_t> stack_;                 // stack_num frames, a ring; head_ is the oldest
   int head_ = 0;

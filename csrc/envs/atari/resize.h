@@ -123,7 +123,21 @@ class Resizer {
     // One spare zero-weight column past the row end: padded taps may read it (value * 0 = +0).
     rowf_.assign(static_cast<size_t>(sw_ + xt_.max_taps + 1), 0.f);
     buf_.assign(static_cast<size_t>(dw_), 0.f);
+#if defined(__SSE2__)
+    // Four source rows at a time: cols_ holds them transposed (4 floats per source column, zero
+    // columns past the end for padded taps), wv_ the horizontal weights broadcast to 4 lanes,
+    // hbuf_ every filtered source row (dwp_ floats each, dwp_ = dw rounded up to 4).
+    dwp_ = (dw_ + 3) & ~3;
+    cols_.assign(static_cast<size_t>(sw_ + xt_.max_taps + 1) * 4, 0.f);
+    wv_.resize(xt_.weight.size() * 4);
+    for (size_t i = 0; i < xt_.weight.size(); ++i)
+      for (size_t l = 0; l < 4; ++l) wv_[4 * i + l] = xt_.weight[i];
+    tmp_.assign(static_cast<size_t>(dwp_) * 4, 0.f);
+    hbuf_.assign(static_cast<size_t>(sh_) * dwp_, 0.f);
+    sum_.assign(static_cast<size_t>(dwp_), 0.f);
+#else
     sum_.assign(static_cast<size_t>(dw_), 0.f);
+#endif
   }
 
   // Horizontal pass of one source row: buf[dx] = ((0 + s0 * w0) + s1 * w1) + ... in OpenCV's
@@ -154,6 +168,96 @@ class Resizer {
     }
   }
 
+#if defined(__SSE2__)
+  // The same sums as the scalar path below, four source rows per SIMD lane group: every lane
+  // performs OpenCV's operations on its own row in OpenCV's order (products, then additions
+  // from the first tap to the last; 0 + p == p since no product is -0), so results are equal.
+  void run_area(const uint8_t* src, uint8_t* dst) {
+    const int taps = xt_.max_taps;
+    const __m128i zero = _mm_setzero_si128();
+    float* cols = cols_.data();
+    float* tmp = tmp_.data();
+    for (int r0 = 0; r0 < sh_; r0 += 4) {
+      const uint8_t* rows[4];
+      for (int i = 0; i < 4; ++i) rows[i] = src + static_cast<size_t>(std::min(r0 + i, sh_ - 1)) * sw_;
+      int c = 0;
+      for (; c + 16 <= sw_; c += 16) {  // transpose 4 rows x 16 bytes into 16 columns of 4 floats
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[0] + c));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[1] + c));
+        const __m128i cc = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[2] + c));
+        const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[3] + c));
+        const __m128i ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
+        const __m128i cd_lo = _mm_unpacklo_epi8(cc, d), cd_hi = _mm_unpackhi_epi8(cc, d);
+        const __m128i q[4] = {_mm_unpacklo_epi16(ab_lo, cd_lo), _mm_unpackhi_epi16(ab_lo, cd_lo),
+                              _mm_unpacklo_epi16(ab_hi, cd_hi), _mm_unpackhi_epi16(ab_hi, cd_hi)};
+        for (int g = 0; g < 4; ++g) {
+          const __m128i lo = _mm_unpacklo_epi8(q[g], zero), hi = _mm_unpackhi_epi8(q[g], zero);
+          float* out = cols + 4 * static_cast<size_t>(c + 4 * g);
+          _mm_storeu_ps(out, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
+          _mm_storeu_ps(out + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
+          _mm_storeu_ps(out + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
+          _mm_storeu_ps(out + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
+        }
+      }
+      for (; c < sw_; ++c)
+        for (int i = 0; i < 4; ++i) cols[4 * static_cast<size_t>(c) + i] = static_cast<float>(rows[i][c]);
+      const int* first = xt_.first.data();
+      const float* wv = wv_.data();
+      if (taps == 3) {  // 210x160 -> 84x84 and most downscales by less than 2
+        for (int dx = 0; dx < dw_; ++dx) {
+          const float* x = cols + 4 * static_cast<size_t>(first[dx]);
+          const float* w = wv + 12 * static_cast<size_t>(dx);
+          __m128 acc = _mm_mul_ps(_mm_loadu_ps(x), _mm_loadu_ps(w));
+          acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(x + 4), _mm_loadu_ps(w + 4)));
+          acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(x + 8), _mm_loadu_ps(w + 8)));
+          _mm_storeu_ps(tmp + 4 * static_cast<size_t>(dx), acc);
+        }
+      } else {
+        for (int dx = 0; dx < dw_; ++dx) {
+          const float* x = cols + 4 * static_cast<size_t>(first[dx]);
+          const float* w = wv + 4 * static_cast<size_t>(taps) * dx;
+          __m128 acc = _mm_mul_ps(_mm_loadu_ps(x), _mm_loadu_ps(w));
+          for (int k = 1; k < taps; ++k)
+            acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(x + 4 * k), _mm_loadu_ps(w + 4 * k)));
+          _mm_storeu_ps(tmp + 4 * static_cast<size_t>(dx), acc);
+        }
+      }
+      float* h = hbuf_.data() + static_cast<size_t>(r0) * dwp_;
+      const bool full = r0 + 4 <= sh_;
+      for (int dx = 0; dx < dwp_; dx += 4) {  // [dx][row] -> [row][dx]
+        const float* t = tmp + 4 * static_cast<size_t>(dx);
+        __m128 t0 = _mm_loadu_ps(t), t1 = _mm_loadu_ps(t + 4), t2 = _mm_loadu_ps(t + 8), t3 = _mm_loadu_ps(t + 12);
+        _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+        _mm_storeu_ps(h + dx, t0);
+        if (full) {
+          _mm_storeu_ps(h + dwp_ + dx, t1);
+          _mm_storeu_ps(h + 2 * dwp_ + dx, t2);
+          _mm_storeu_ps(h + 3 * dwp_ + dx, t3);
+        } else {
+          const __m128 rest[3] = {t1, t2, t3};
+          for (int i = 1; r0 + i < sh_; ++i) _mm_storeu_ps(h + static_cast<size_t>(i) * dwp_ + dx, rest[i - 1]);
+        }
+      }
+    }
+    const int ytaps = yt_.max_taps;
+    float* sum = sum_.data();
+    for (int dy = 0; dy < dh_; ++dy) {
+      const int sy0 = yt_.first[static_cast<size_t>(dy)];
+      const int n = yt_.count[static_cast<size_t>(dy)];
+      const float* beta = yt_.weight.data() + static_cast<size_t>(ytaps) * dy;
+      const __m128 b0 = _mm_set1_ps(beta[0]);
+      const float* h0 = hbuf_.data() + static_cast<size_t>(sy0) * dwp_;
+      for (int dx = 0; dx < dwp_; dx += 4) _mm_storeu_ps(sum + dx, _mm_mul_ps(b0, _mm_loadu_ps(h0 + dx)));
+      for (int k = 1; k < n; ++k) {
+        const __m128 bk = _mm_set1_ps(beta[k]);
+        const float* h = hbuf_.data() + static_cast<size_t>(sy0 + k) * dwp_;
+        for (int dx = 0; dx < dwp_; dx += 4)
+          _mm_storeu_ps(sum + dx, _mm_add_ps(_mm_loadu_ps(sum + dx), _mm_mul_ps(bk, _mm_loadu_ps(h + dx))));
+      }
+      store_rounded(sum, dst + static_cast<size_t>(dy) * dw_, dw_);
+    }
+  }
+#else
   void run_area(const uint8_t* src, uint8_t* dst) {
     const int ytaps = yt_.max_taps;
     last_row_ = -1;
@@ -180,6 +284,7 @@ class Resizer {
       store_rounded(sum, dst + static_cast<size_t>(dy) * dw_, dw_);
     }
   }
+#endif
 
   static void store_rounded(const float* v, uint8_t* out, int n) {
     int i = 0;
@@ -303,7 +408,8 @@ class Resizer {
   int sh_ = 0, sw_ = 0, dh_ = 0, dw_ = 0;
   int ix_ = 1, iy_ = 1;
   Taps xt_, yt_;
-  std::vector<float> rowf_, buf_, sum_;
+  std::vector<float> rowf_, buf_, sum_, cols_, wv_, tmp_, hbuf_;
+  int dwp_ = 0;
   std::vector<int> xofs_, yofs_;
   std::vector<int16_t> alpha_, beta_;
   int xmax_ = 0, last_row_ = -1;
