@@ -191,16 +191,30 @@ def loop_bench_binary(path: Path | None) -> Path | None:
         return binary
     bindir = Path(sys.executable).parent
     cmake = shutil.which("cmake") or str(bindir / "cmake")
-    configure = [cmake, "-S", str(ROOT), "-B", str(BENCH_BUILD), "-DCMAKE_BUILD_TYPE=Release",
-                 "-DENVHIVE_BUILD_BENCH=ON", "-DENVHIVE_BUILD_MUJOCO=OFF", f"-DPython_EXECUTABLE={sys.executable}"]
+    configure = [
+        cmake,
+        "-S",
+        str(ROOT),
+        "-B",
+        str(BENCH_BUILD),
+        "-DCMAKE_BUILD_TYPE=Release",
+        "-DENVHIVE_BUILD_BENCH=ON",
+        "-DENVHIVE_BUILD_MUJOCO=OFF",
+        f"-DPython_EXECUTABLE={sys.executable}",
+    ]
     if shutil.which("ninja") or (bindir / "ninja").exists():
         configure += ["-G", "Ninja"]
     env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
     print(f"building {binary} ...", file=sys.stderr)
     try:
         subprocess.run(configure, check=True, capture_output=True, text=True, env=env)
-        subprocess.run([cmake, "--build", str(BENCH_BUILD), "--target", "atari_loop_bench"], check=True,
-                       capture_output=True, text=True, env=env)
+        subprocess.run(
+            [cmake, "--build", str(BENCH_BUILD), "--target", "atari_loop_bench"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
     except (OSError, subprocess.CalledProcessError) as e:
         out = getattr(e, "stderr", "") or ""
         print(f"could not build atari_loop_bench ({e}){out[-2000:]}; limit from envhive instead", file=sys.stderr)
@@ -222,13 +236,24 @@ def measure(spec: dict[str, Any], binary: Path | None, timeout: float, scratch: 
     if spec["engine"] == "cpp-loop":
         if binary is None:  # fallback: envhive's pool with one env on one thread
             return measure(dict(spec, engine="envhive", threads=1), None, timeout, scratch)
-        out = subprocess.run([str(binary), rom_dir(), spec["task"], str(spec["seconds"]), str(spec["seed"])],
-                             capture_output=True, text=True, timeout=timeout, check=False)
+        out = subprocess.run(
+            [str(binary), rom_dir(), spec["task"], str(spec["seconds"]), str(spec["seed"])],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
         m = re.search(r"steps_per_s=([0-9.]+)", out.stdout)
         return {"steps_per_s": float(m.group(1))} if m else {"error": out.stderr[-500:] or "no output"}
     try:
-        proc = subprocess.run([sys.executable, __file__, "--worker", json.dumps(spec)], capture_output=True,
-                              text=True, timeout=timeout, cwd=scratch, check=False)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--worker", json.dumps(spec)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=scratch,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f}s"}
     for line in reversed(proc.stdout.splitlines()):
@@ -324,15 +349,22 @@ def main(argv: list[str] | None = None) -> int:
     out.append("\n## Steps/s (median of repeats; spread = (max - min) / median)\n\n")
     out.append("| task | N | mode | engine | steps/s | frames/s | spread |\n|---|---:|---|---|---:|---:|---:|\n")
     for i, s in enumerate(specs):
-        mode = "1 thread" if s["engine"] == "cpp-loop" else (
-            "sync" if s["batch_size"] == s["num_envs"] else f"async {s['batch_size']}/{s['num_envs']}")
+        mode = (
+            "1 thread"
+            if s["engine"] == "cpp-loop"
+            else ("sync" if s["batch_size"] == s["num_envs"] else f"async {s['batch_size']}/{s['num_envs']}")
+        )
         v = median(i, "steps_per_s")
         err = next((r["error"] for r in results[i] if "error" in r), None)
-        out.append(f"| {s['task']} | {s['num_envs']} | {mode} | {LABELS[s['engine']]} | "
-                   f"{fmt(v) if not err else 'error'} | {fmt(v and 4 * v)} | {fmt(spread(i), '.0%')} |\n")
+        out.append(
+            f"| {s['task']} | {s['num_envs']} | {mode} | {LABELS[s['engine']]} | "
+            f"{fmt(v) if not err else 'error'} | {fmt(v and 4 * v)} | {fmt(spread(i), '.0%')} |\n"
+        )
     out.append(f"\nPhysical limit = min({cores} cores, N) x the single-thread loop ({how}).\n")
-    out.append("\n## envhive's ratios\n\n| task | N | mode | envhive steps/s | / EnvPool | / ale-py vec | "
-               "/ Gym Async | / physical limit |\n|---|---:|---|---:|---:|---:|---:|---:|\n")
+    out.append(
+        "\n## envhive's ratios\n\n| task | N | mode | envhive steps/s | / EnvPool | / ale-py vec | "
+        "/ Gym Async | / physical limit |\n|---|---:|---|---:|---:|---:|---:|---:|\n"
+    )
     for task in tasks:
         loop = sps("cpp-loop", task, 1, 1)
         for n in sizes:
@@ -340,19 +372,25 @@ def main(argv: list[str] | None = None) -> int:
                 hive = sps("envhive", task, n, batch)
                 mode = "sync" if batch == n else f"async {batch}/{n}"
                 limit = loop * min(cores, n) if loop else None
-                out.append(f"| {task} | {n} | {mode} | {fmt(hive)} | {ratio(hive, sps('envpool', task, n, batch))} | "
-                           f"{ratio(hive, sps('ale-vec', task, n, batch))} | "
-                           f"{ratio(hive, sps('gym-async', task, n, n))} | {ratio(hive, limit)} |\n")
+                out.append(
+                    f"| {task} | {n} | {mode} | {fmt(hive)} | {ratio(hive, sps('envpool', task, n, batch))} | "
+                    f"{ratio(hive, sps('ale-vec', task, n, batch))} | "
+                    f"{ratio(hive, sps('gym-async', task, n, n))} | {ratio(hive, limit)} |\n"
+                )
     m = a.memory_envs
     if m in sizes:
-        out.append(f"\n## Memory at N={m}, sync (RSS of the process tree after warm-up, MB)\n\n"
-                   "| task | engine | RSS MB | construct s |\n|---|---|---:|---:|\n")
+        out.append(
+            f"\n## Memory at N={m}, sync (RSS of the process tree after warm-up, MB)\n\n"
+            "| task | engine | RSS MB | construct s |\n|---|---|---:|---:|\n"
+        )
         for task in tasks:
             for e in engines:
                 i = index.get((e, task, m, m))
                 if i is not None:
-                    out.append(f"| {task} | {LABELS[e]} | {fmt(median(i, 'rss_mb'))} | "
-                               f"{fmt(median(i, 'construct_s'), '.1f')} |\n")
+                    out.append(
+                        f"| {task} | {LABELS[e]} | {fmt(median(i, 'rss_mb'))} | "
+                        f"{fmt(median(i, 'construct_s'), '.1f')} |\n"
+                    )
     text = "".join(out)
     sys.stdout.write(text)
 

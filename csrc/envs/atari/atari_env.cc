@@ -38,18 +38,23 @@ AtariEnv::AtariEnv(const AtariConfig& cfg, const RomInfo& rom) : cfg_(cfg) {
   }
 
   const int c = cfg.channels();
-  for (auto& r : raw_) r.assign(raw_plane_ * static_cast<size_t>(c), 0);
+  raw_.assign(raw_plane_ * static_cast<size_t>(c), 0);
   plane_bytes_ = static_cast<size_t>(cfg.img_height) * cfg.img_width;
   frame_bytes_ = plane_bytes_ * static_cast<size_t>(c);
   stack_.assign(frame_bytes_ * static_cast<size_t>(cfg.stack_num), 0);
   resizer_ = Resizer(raw_h_, raw_w_, cfg.img_height, cfg.img_width, cfg.use_inter_area_resize);
 }
 
-void AtariEnv::capture(int slot) {
+void AtariEnv::capture(bool max_pool) {
   const uint8_t* screen = ale_->getScreen().getArray();
-  uint8_t* out = raw_[slot].data();
-  const int c = cfg_.channels();
-  for (int ch = 0; ch < c; ++ch) lut_[ch].apply(screen, out + static_cast<size_t>(ch) * raw_plane_, raw_plane_);
+  uint8_t* out = raw_.data();
+  for (int ch = 0; ch < cfg_.channels(); ++ch) {
+    uint8_t* plane = out + static_cast<size_t>(ch) * raw_plane_;
+    if (max_pool)
+      lut_[ch].apply_max(screen, plane, raw_plane_);
+    else
+      lut_[ch].apply(screen, plane, raw_plane_);
+  }
 }
 
 void AtariEnv::push_frame(const uint8_t* planes, bool fill_stack) {
@@ -84,8 +89,8 @@ void AtariEnv::reset() {
     }
   }
   if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
-  capture(0);
-  push_frame(raw_[0].data(), fill);
+  capture(false);
+  push_frame(raw_.data(), fill);
   lives_ = ale_->lives();
   game_over_ = life_lost_ = false;
   steps_ = 0;
@@ -101,14 +106,12 @@ StepResult AtariEnv::step(const void* action) {
   for (; skip > 0 && !over; --skip) {
     reward += ale_->act(a);
     over = ale_->game_over();
-    if (skip <= 2) capture(skip_total == 1 ? 0 : 2 - skip);  // the last two frames
+    // The last two frames, max-pooled: the last one is pooled into the second-last as it is
+    // captured (the loop always completes once the last frame ran). With one frame per step
+    // that frame alone is kept.
+    if (skip <= 2) capture(skip == 1 && skip_total > 1);
   }
-  if (skip == 0 && skip_total > 1) {
-    uint8_t* a0 = raw_[0].data();
-    const uint8_t* a1 = raw_[1].data();
-    for (size_t i = 0, n = raw_[0].size(); i < n; ++i) a0[i] = std::max(a0[i], a1[i]);
-  }
-  push_frame(raw_[0].data(), false);
+  push_frame(raw_.data(), false);
   ++steps_;
   const int lives = ale_->lives();
   life_lost_ = lives < lives_ && lives > 0;

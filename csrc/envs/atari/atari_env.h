@@ -66,7 +66,7 @@ class AtariEnv final : public Env {
   void write_info(void* const* dst) const override;
 
  private:
-  void capture(int slot);                      // the current screen -> raw_[slot] (planes)
+  void capture(bool max_pool);                 // the current screen -> raw_ (planes), or max into it
   void push_frame(const uint8_t* planes, bool fill_stack);
 
   AtariConfig cfg_;
@@ -76,7 +76,7 @@ class AtariEnv final : public Env {
   int raw_h_ = 0, raw_w_ = 0;
   size_t raw_plane_ = 0, frame_bytes_ = 0, plane_bytes_ = 0;
   PaletteLut lut_[3];                          // palette index -> gray, or -> R, G, B
-  std::vector<uint8_t> raw_[2];                // the last two captured frames, planar
+  std::vector<uint8_t> raw_;                   // the captured (max-pooled) frame, planar
   std::vector<uint8_t> stack_;                 // stack_num frames, a ring; head_ is the oldest
   int head_ = 0;
   Resizer resizer_;

@@ -126,14 +126,17 @@ class Resizer {
 #if defined(__SSE2__)
     // Four source rows at a time: cols_ holds them transposed (4 floats per source column, zero
     // columns past the end for padded taps), wv_ the horizontal weights broadcast to 4 lanes,
-    // hbuf_ every filtered source row (dwp_ floats each, dwp_ = dw rounded up to 4).
+    // hbuf_ a ring of the last filtered source rows (dwp_ floats each, dwp_ = dw rounded up to 4):
+    // a destination row is finished as soon as its last source row is filtered, and the rows it
+    // reads are at most max_taps + 3 rows back.
     dwp_ = (dw_ + 3) & ~3;
     cols_.assign(static_cast<size_t>(sw_ + xt_.max_taps + 1) * 4, 0.f);
     wv_.resize(xt_.weight.size() * 4);
     for (size_t i = 0; i < xt_.weight.size(); ++i)
       for (size_t l = 0; l < 4; ++l) wv_[4 * i + l] = xt_.weight[i];
-    tmp_.assign(static_cast<size_t>(dwp_) * 4, 0.f);
-    hbuf_.assign(static_cast<size_t>(sh_) * dwp_, 0.f);
+    tmp_.assign(static_cast<size_t>(dwp_) * 5, 0.f);  // 4 rows, transposed; 1 scratch row
+    hrows_ = yt_.max_taps + 4;
+    hbuf_.assign(static_cast<size_t>(hrows_) * dwp_, 0.f);
     sum_.assign(static_cast<size_t>(dwp_), 0.f);
 #else
     sum_.assign(static_cast<size_t>(dw_), 0.f);
@@ -177,6 +180,7 @@ class Resizer {
     const __m128i zero = _mm_setzero_si128();
     float* cols = cols_.data();
     float* tmp = tmp_.data();
+    int dy = 0;  // the next destination row to finish
     for (int r0 = 0; r0 < sh_; r0 += 4) {
       const uint8_t* rows[4];
       for (int i = 0; i < 4; ++i) rows[i] = src + static_cast<size_t>(std::min(r0 + i, sh_ - 1)) * sw_;
@@ -222,40 +226,40 @@ class Resizer {
           _mm_storeu_ps(tmp + 4 * static_cast<size_t>(dx), acc);
         }
       }
-      float* h = hbuf_.data() + static_cast<size_t>(r0) * dwp_;
-      const bool full = r0 + 4 <= sh_;
-      for (int dx = 0; dx < dwp_; dx += 4) {  // [dx][row] -> [row][dx]
+      const int rows_done = std::min(r0 + 4, sh_);
+      float* h[4];  // rows past the image end go to a scratch row
+      for (int i = 0; i < 4; ++i) h[i] = r0 + i < sh_ ? hrow(r0 + i) : tmp_.data() + 4 * static_cast<size_t>(dwp_);
+      for (int dx = 0; dx < dwp_; dx += 4) {  // [dx][row] -> [row][dx], into the ring
         const float* t = tmp + 4 * static_cast<size_t>(dx);
         __m128 t0 = _mm_loadu_ps(t), t1 = _mm_loadu_ps(t + 4), t2 = _mm_loadu_ps(t + 8), t3 = _mm_loadu_ps(t + 12);
         _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
-        _mm_storeu_ps(h + dx, t0);
-        if (full) {
-          _mm_storeu_ps(h + dwp_ + dx, t1);
-          _mm_storeu_ps(h + 2 * dwp_ + dx, t2);
-          _mm_storeu_ps(h + 3 * dwp_ + dx, t3);
-        } else {
-          const __m128 rest[3] = {t1, t2, t3};
-          for (int i = 1; r0 + i < sh_; ++i) _mm_storeu_ps(h + static_cast<size_t>(i) * dwp_ + dx, rest[i - 1]);
-        }
+        _mm_storeu_ps(h[0] + dx, t0);
+        _mm_storeu_ps(h[1] + dx, t1);
+        _mm_storeu_ps(h[2] + dx, t2);
+        _mm_storeu_ps(h[3] + dx, t3);
       }
+      while (dy < dh_ && yt_.first[static_cast<size_t>(dy)] + yt_.count[static_cast<size_t>(dy)] <= rows_done)
+        vpass_area(dy++, dst);
     }
-    const int ytaps = yt_.max_taps;
+  }
+
+  float* hrow(int r) { return hbuf_.data() + static_cast<size_t>(r % hrows_) * dwp_; }
+
+  void vpass_area(int dy, uint8_t* dst) {
+    const int sy0 = yt_.first[static_cast<size_t>(dy)];
+    const int n = yt_.count[static_cast<size_t>(dy)];
+    const float* beta = yt_.weight.data() + static_cast<size_t>(yt_.max_taps) * dy;
     float* sum = sum_.data();
-    for (int dy = 0; dy < dh_; ++dy) {
-      const int sy0 = yt_.first[static_cast<size_t>(dy)];
-      const int n = yt_.count[static_cast<size_t>(dy)];
-      const float* beta = yt_.weight.data() + static_cast<size_t>(ytaps) * dy;
-      const __m128 b0 = _mm_set1_ps(beta[0]);
-      const float* h0 = hbuf_.data() + static_cast<size_t>(sy0) * dwp_;
-      for (int dx = 0; dx < dwp_; dx += 4) _mm_storeu_ps(sum + dx, _mm_mul_ps(b0, _mm_loadu_ps(h0 + dx)));
-      for (int k = 1; k < n; ++k) {
-        const __m128 bk = _mm_set1_ps(beta[k]);
-        const float* h = hbuf_.data() + static_cast<size_t>(sy0 + k) * dwp_;
-        for (int dx = 0; dx < dwp_; dx += 4)
-          _mm_storeu_ps(sum + dx, _mm_add_ps(_mm_loadu_ps(sum + dx), _mm_mul_ps(bk, _mm_loadu_ps(h + dx))));
-      }
-      store_rounded(sum, dst + static_cast<size_t>(dy) * dw_, dw_);
+    const __m128 b0 = _mm_set1_ps(beta[0]);
+    const float* h0 = hrow(sy0);
+    for (int dx = 0; dx < dwp_; dx += 4) _mm_storeu_ps(sum + dx, _mm_mul_ps(b0, _mm_loadu_ps(h0 + dx)));
+    for (int k = 1; k < n; ++k) {
+      const __m128 bk = _mm_set1_ps(beta[k]);
+      const float* h = hrow(sy0 + k);
+      for (int dx = 0; dx < dwp_; dx += 4)
+        _mm_storeu_ps(sum + dx, _mm_add_ps(_mm_loadu_ps(sum + dx), _mm_mul_ps(bk, _mm_loadu_ps(h + dx))));
     }
+    store_rounded(sum, dst + static_cast<size_t>(dy) * dw_, dw_);
   }
 #else
   void run_area(const uint8_t* src, uint8_t* dst) {
@@ -409,7 +413,7 @@ class Resizer {
   int ix_ = 1, iy_ = 1;
   Taps xt_, yt_;
   std::vector<float> rowf_, buf_, sum_, cols_, wv_, tmp_, hbuf_;
-  int dwp_ = 0;
+  int dwp_ = 0, hrows_ = 0;
   std::vector<int> xofs_, yofs_;
   std::vector<int16_t> alpha_, beta_;
   int xmax_ = 0, last_row_ = -1;
