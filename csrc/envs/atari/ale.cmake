@@ -118,8 +118,12 @@ in the build environment." "${_dl}/pip.log")
   if(NOT _rc EQUAL 0 OR NOT EXISTS "${_ale_lib}")
     _envhive_ale_fail("installing ALE into ${_ale_prefix} failed." "${_ale_root}/install.log")
   endif()
-  # The sources and objects are not needed once the library is installed.
+  # The sdist, sources and objects are not needed once the library is installed.
   file(REMOVE_RECURSE "${_bld}" "${_ale_root}/src")
+  file(GLOB _sdists "${_ale_root}/download/*.tar.gz")
+  if(_sdists)
+    file(REMOVE ${_sdists})
+  endif()
   file(WRITE "${_ale_stamp}" "ALE ${ENVHIVE_ALE_VERSION} built with ${CMAKE_CXX_COMPILER} ${_ale_flags}\n")
   file(LOCK "${_ale_root}/.lock" RELEASE)
 else()
