@@ -49,6 +49,7 @@ LABELS = {
     "ale-vec": "ale-py AtariVectorEnv",
     "gym-async": "Gymnasium AsyncVectorEnv",
     "cpp-loop": "C++ loop, 1 thread",
+    "envhive-alt": "envhive (--alt-python)",
 }
 ACTION_BATCHES = 64
 
@@ -84,8 +85,8 @@ def tree_rss_mb(pid: int | None = None) -> float:
 
 
 def build_engine(engine: str, task: str, num_envs: int, batch: int, threads: int, seed: int):
-    """-> (step_fn(actions) -> env ids for the next send or None, close_fn, action count)."""
-    if engine == "envhive":
+    """-> (step_fn(actions), close_fn, action count)."""
+    if engine in ("envhive", "envhive-alt"):
         import envhive
 
         env = envhive.make(task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=seed)
@@ -245,9 +246,11 @@ def measure(spec: dict[str, Any], binary: Path | None, timeout: float, scratch: 
         )
         m = re.search(r"steps_per_s=([0-9.]+)", out.stdout)
         return {"steps_per_s": float(m.group(1))} if m else {"error": out.stderr[-500:] or "no output"}
+    spec = dict(spec)
+    python = spec.pop("python", None) or sys.executable
     try:
         proc = subprocess.run(
-            [sys.executable, __file__, "--worker", json.dumps(spec)],
+            [python, __file__, "--worker", json.dumps(spec)],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -292,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--loop-bench", type=Path, default=None, help="path of a built atari_loop_bench")
     p.add_argument("--no-loop-bench", action="store_true", help="limit from envhive num_envs=1 instead")
     p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--alt-python", help="also time envhive with this interpreter (another build), as envhive-alt")
     p.add_argument("--out", type=Path, default=RESULTS / "atari_compare.json")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -312,9 +316,12 @@ def main(argv: list[str] | None = None) -> int:
     for task in tasks:
         specs.append(dict(base, engine="cpp-loop", task=task, num_envs=1, batch_size=1))
         for n in sizes:
-            for e in engines:
+            for e in engines + (["envhive-alt"] if a.alt_python else []):
                 for batch in (n, n // 2) if e != "gym-async" else (n,):
-                    specs.append(dict(base, engine=e, task=task, num_envs=n, batch_size=max(1, batch)))
+                    spec = dict(base, engine=e, task=task, num_envs=n, batch_size=max(1, batch))
+                    if e == "envhive-alt":
+                        spec["python"] = a.alt_python
+                    specs.append(spec)
     results: dict[int, list[dict[str, Any]]] = {i: [] for i in range(len(specs))}
     t_start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="envhive-atari-bench-") as scratch:
@@ -362,21 +369,23 @@ def main(argv: list[str] | None = None) -> int:
         )
     out.append(f"\nPhysical limit = min({cores} cores, N) x the single-thread loop ({how}).\n")
     out.append(
-        "\n## envhive's ratios\n\n| task | N | mode | envhive steps/s | / EnvPool | / ale-py vec | "
-        "/ Gym Async | / physical limit |\n|---|---:|---|---:|---:|---:|---:|---:|\n"
+        "\n## envhive's ratios\n\n| task | N | mode | engine | steps/s | / EnvPool | / ale-py vec | "
+        "/ Gym Async | / physical limit |\n|---|---:|---|---|---:|---:|---:|---:|---:|\n"
     )
     for task in tasks:
         loop = sps("cpp-loop", task, 1, 1)
         for n in sizes:
             for batch in (n, n // 2):
-                hive = sps("envhive", task, n, batch)
-                mode = "sync" if batch == n else f"async {batch}/{n}"
-                limit = loop * min(cores, n) if loop else None
-                out.append(
-                    f"| {task} | {n} | {mode} | {fmt(hive)} | {ratio(hive, sps('envpool', task, n, batch))} | "
-                    f"{ratio(hive, sps('ale-vec', task, n, batch))} | "
-                    f"{ratio(hive, sps('gym-async', task, n, n))} | {ratio(hive, limit)} |\n"
-                )
+                for hive_engine in ["envhive"] + (["envhive-alt"] if a.alt_python else []):
+                    hive = sps(hive_engine, task, n, batch)
+                    mode = "sync" if batch == n else f"async {batch}/{n}"
+                    limit = loop * min(cores, n) if loop else None
+                    out.append(
+                        f"| {task} | {n} | {mode} | {LABELS[hive_engine]} | {fmt(hive)} | "
+                        f"{ratio(hive, sps('envpool', task, n, batch))} | "
+                        f"{ratio(hive, sps('ale-vec', task, n, batch))} | "
+                        f"{ratio(hive, sps('gym-async', task, n, n))} | {ratio(hive, limit)} |\n"
+                    )
     m = a.memory_envs
     if m in sizes:
         out.append(
@@ -384,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             "| task | engine | RSS MB | construct s |\n|---|---|---:|---:|\n"
         )
         for task in tasks:
-            for e in engines:
+            for e in engines + (["envhive-alt"] if a.alt_python else []):
                 i = index.get((e, task, m, m))
                 if i is not None:
                     out.append(
