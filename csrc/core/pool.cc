@@ -4,6 +4,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
@@ -215,6 +218,10 @@ void Pool::run_env(int32_t id) {
     st.error = e.what();
     st.needs_reset = st.restart = true;
     ended = false;
+#if defined(__GLIBCXX__)
+  } catch (abi::__forced_unwind&) {
+    throw;  // thread cancellation (e.g. at interpreter exit) must unwind, not be reported
+#endif
   } catch (...) {
     st.failed = true;
     st.error = "unknown C++ exception";
