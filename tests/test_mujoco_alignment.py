@@ -43,7 +43,11 @@ NUM_ENVS = 2
 # Tasks that never terminate run 1000-step episodes: a shorter limit (on both sides) makes the
 # 1000 compared steps cross several episode ends.
 SHORT_LIMIT = {"HalfCheetah": 300, "HumanoidStandup": 300, "Swimmer": 300}
-GYM_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+GYM_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
 
 
 def gym_reference(task_id: str, num_envs: int, mode: str = "next_step", **kwargs: Any) -> gymnasium.vector.VectorEnv:
@@ -120,6 +124,12 @@ def lockstep(task_id: str, mode: str, seed: int, n_steps: int, **kwargs: Any) ->
                     np.testing.assert_allclose(h_info["final_obs"][i], g_info["final_obs"][i], rtol=0, atol=ATOL)
                 compare_infos(h_info["final_info"], g_info["final_info"], f"{where} final_info", diffs)
             ends += int((h_term | h_trunc).sum())
+            if mode == "disabled" and (g_term | g_trunc).any():
+                done = g_term | g_trunc
+                h_obs, h_info = hive.reset(options={"reset_mask": done.copy()})
+                g_obs, g_info = ref.reset(options={"reset_mask": done.copy()})
+                np.testing.assert_array_equal(h_obs, g_obs, err_msg=f"{where} masked reset")
+                compare_infos(h_info, g_info, f"{where} masked reset", diffs)
     finally:
         hive.close()
         ref.close()
@@ -135,9 +145,11 @@ def test_trajectories_match_gymnasium(task_id: str, record_property: Any) -> Non
     assert ends >= NUM_ENVS, f"{task_id}: the run should cross episode ends (got {ends})"
 
 
-@pytest.mark.parametrize("task_id", ["Hopper-v5", "Ant-v4"])
-def test_same_step_autoreset_matches_gymnasium(task_id: str) -> None:
-    _, ends = lockstep(task_id, "same_step", seed=5, n_steps=300)
+@pytest.mark.parametrize(
+    ("task_id", "mode"), [("Hopper-v5", "same_step"), ("Ant-v4", "same_step"), ("Walker2d-v5", "disabled")]
+)
+def test_other_autoreset_modes_match_gymnasium(task_id: str, mode: str) -> None:
+    _, ends = lockstep(task_id, mode, seed=5, n_steps=300)
     assert ends >= NUM_ENVS
 
 
