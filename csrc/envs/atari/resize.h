@@ -78,7 +78,11 @@ class Resizer {
   static int round_int(double v) { return static_cast<int>(std::nearbyint(v)); }
   // cvRound(float) then saturate_cast<uchar>: round half to even, clamp to [0, 255].
   static uint8_t sat_u8(float v) {
+#if defined(__SSE2__)
+    const int i = _mm_cvtss_si32(_mm_set_ss(v));  // what cvRound compiles to
+#else
     const int i = static_cast<int>(std::nearbyintf(v));
+#endif
     return static_cast<uint8_t>(std::clamp(i, 0, 255));
   }
 
