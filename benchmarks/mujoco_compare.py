@@ -1,7 +1,7 @@
 """envhive vs EnvPool vs Gymnasium on MuJoCo tasks, side by side, against the physical limit.
 
 Tasks: Ant-v5, HalfCheetah-v5, Humanoid-v5 (default). Cases per task: num_envs 1 (sync),
-num_envs 8 and 32, each sync and async (batch num_envs / 2). Engines: envhive, EnvPool
+num_envs 8 and 32, each sync and async (batch num_envs / 2), on all cores. Engines: envhive, EnvPool
 (float64 actions), Gymnasium AsyncVectorEnv (one process per env) and one plain
 `gymnasium.make` env in a Python loop, all through the shared harness (`envhive.bench`: fresh
 process per run, repetitions interleaved, medians).
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(n) for n in a.num_envs.split(",")]
     cases = []
     for task in tasks:
-        cases.append(Case(task, 1, 1, threads))
+        cases.append(Case(task, 1, 1, None))  # one env: each engine's default threads (envhive: 1)
         for n in sizes:
             cases += [Case(task, n, n, threads), Case(task, n, max(1, n // 2), threads)]
     binary = None if a.no_loop_bench else loop_bench_binary(a.loop_bench)
