@@ -116,11 +116,15 @@ class Pool {
   bool wait_until(Pred&& done, std::optional<std::chrono::steady_clock::time_point> deadline,
                   Interrupted&& interrupted, bool help) {
     using clock = std::chrono::steady_clock;
-    auto spin_until = clock::now() + std::chrono::microseconds(50);
+    // Only a helping (sync) caller spins: it is one of num_threads. In async mode the workers
+    // fill the cores, and a spinning caller would only compete with them; sleeping instead lets
+    // the kernel's wake-up preemption run it the moment its batch is ready.
+    const auto spin = std::chrono::microseconds(help ? 50 : 0);
+    auto spin_until = clock::now() + spin;
     for (;;) {
       if (done()) return true;
       if (help && help_once()) {
-        spin_until = clock::now() + std::chrono::microseconds(50);
+        spin_until = clock::now() + spin;
         continue;
       }
       const auto now = clock::now();
@@ -134,7 +138,8 @@ class Pool {
         waiter_sleeping_.store(true, std::memory_order_seq_cst);
         auto until = now + std::chrono::milliseconds(20);
         if (deadline && *deadline < until) until = *deadline;
-        wait_cv_.wait_until(lock, until, [&] { return done() || queue_nonempty(); });
+        // Queued work wakes the caller only if it helps; otherwise it would loop retaking the GIL.
+        wait_cv_.wait_until(lock, until, [&] { return done() || (help && queue_nonempty()); });
         waiter_sleeping_.store(false, std::memory_order_relaxed);
       }
       if (interrupted()) return false;
