@@ -307,3 +307,26 @@ def test_ale_is_linked_into_the_atari_module_only() -> None:
             continue
         data = Path(spec.origin).read_bytes()
         assert (marker in data) == (name == "_atari"), name
+
+
+def test_episodic_life_time_limit_spans_the_whole_game() -> None:
+    """Under episodic_life a lost life ends the agent's episode, but the game goes on: the time
+    limit and elapsed_step count the game's steps across lives (EnvPool's semantics)."""
+    # With this seed and policy the game loses a life every 24 steps and ends at step 120.
+    env = envhive.make("Breakout-v5", num_envs=1, seed=0, episodic_life=True, max_episode_steps=100)
+    env.reset()
+    rng = np.random.default_rng(0)
+    life_losses = 0
+    for t in range(1, 101):
+        _, _, term, trunc, info = env.step(rng.integers(0, 4, 1))
+        if term[0]:
+            assert not info["terminated"][0], "the game itself should outlast the time limit"
+            life_losses += 1
+            _, _, _, _, info = env.step(np.array([0]))  # NEXT_STEP: continues the same game
+            assert info["elapsed_step"][0] == t  # counting is not restarted by the new life
+        if trunc[0]:
+            break
+    assert life_losses >= 3
+    assert trunc[0] and info["elapsed_step"][0] == 100
+    _, _, _, _, info = env.step(np.array([0]))  # after the time limit: a new game
+    assert info["elapsed_step"][0] == 0

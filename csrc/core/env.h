@@ -35,6 +35,11 @@ class Env {
   // Write each declared info field; dst[i] points at Spaces::infos[i] for this row.
   virtual void write_info(void* const* /*dst*/) const {}
 
+  // True when the last reset() continued the same game instead of starting a new one (Atari's
+  // episodic life): the pool then keeps counting elapsed steps, so the time limit and
+  // info["elapsed_step"] span the whole game, as in EnvPool.
+  virtual bool reset_continued_game() const { return false; }
+
   // A per-env reset option (e.g. domain randomisation), applied just before the next reset().
   // Tasks declare the names they accept in TaskDef::reset_options; throw on bad values.
   virtual void set_reset_option(const std::string& name, const std::vector<double>& /*values*/) {

@@ -196,7 +196,7 @@ void Pool::run_env(int32_t id) {
           for (const auto& [name, values] : options) env.set_reset_option(name, values);
         }
         env.reset();
-        st.elapsed = 0;
+        if (!env.reset_continued_game()) st.elapsed = 0;
         st.needs_reset = false;
         st.restart = false;
         break;
@@ -256,7 +256,7 @@ void Pool::run_env(int32_t id) {
         write_state(L.final_obs, L.final_elapsed_step, L.final_infos);
         try {
           env.reset();
-          st.elapsed = 0;
+          if (!env.reset_continued_game()) st.elapsed = 0;
           st.needs_reset = false;
         } catch (const std::exception& e) {
           st.failed = true;

@@ -13,7 +13,8 @@ from types import ModuleType
 
 from envhive.errors import EnvError
 
-# Module name -> Python package to import first (it loads the shared library the module links).
+# Module name -> the Python package that loads the shared library the module links, imported only
+# when the module cannot find that library by itself (importing `mujoco` costs ~24 MB of RSS).
 FAMILY_MODULES: dict[str, str | None] = {"_native": None, "_mujoco": "mujoco", "_atari": None}
 unavailable: dict[str, str] = {}
 
@@ -26,9 +27,15 @@ def modules() -> tuple[ModuleType, ...]:
             unavailable[name] = "not built"
             continue
         try:
-            if preload:
+            try:
+                module = importlib.import_module(f"envhive.{name}")
+            except ImportError:
+                if not preload:
+                    raise
+                # The module's RPATH missed its library (e.g. split site dirs): load it through
+                # its Python package, whose copy the module then shares (same soname).
                 importlib.import_module(preload)
-            module = importlib.import_module(f"envhive.{name}")
+                module = importlib.import_module(f"envhive.{name}")
         except ImportError as e:
             if name == "_native":
                 raise

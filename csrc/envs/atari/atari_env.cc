@@ -93,7 +93,8 @@ void AtariEnv::reset() {
   push_frame(raw_.data(), fill);
   lives_ = ale_->lives();
   game_over_ = life_lost_ = false;
-  steps_ = 0;
+  continued_ = next_life;
+  if (!next_life) steps_ = 0;  // the time limit spans the whole game (EnvPool's)
   raw_reward_ = 0.0;
 }
 

@@ -13,8 +13,8 @@
 //   continues the same game (no reset_game, the stack keeps its frames) unless the game was over
 //   or the time limit hit.
 // Differences: frame_skip=1 observes the last frame instead of max-pooling it with the previous
-// observation; an explicit reset after anything but a life loss restarts the game; the time limit
-// (the pool's) counts steps since the last reset, so with episodic_life it applies per life.
+// observation; an explicit reset after anything but a life loss restarts the game. The time
+// limit (the pool's) counts steps of the whole game, across lives (reset_continued_game).
 #pragma once
 
 #include <ale_interface.hpp>
@@ -61,6 +61,7 @@ class AtariEnv final : public Env {
   AtariEnv(const AtariConfig& cfg, const RomInfo& rom);
 
   void reset() override;
+  bool reset_continued_game() const override { return continued_; }
   StepResult step(const void* action) override;
   void write_obs(void* dst) const override;
   void write_info(void* const* dst) const override;
@@ -84,7 +85,8 @@ class AtariEnv final : public Env {
   // Episode state, as the last reset/step left it.
   int lives_ = 0;
   bool game_over_ = false, life_lost_ = false;
-  int64_t steps_ = 0;  // steps since the last reset (the pool's elapsed_step)
+  int64_t steps_ = 0;     // steps in this game (the pool's elapsed_step)
+  bool continued_ = false;  // the last reset continued the game after a lost life
   double raw_reward_ = 0.0;
 };
 
