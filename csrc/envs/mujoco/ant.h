@@ -25,8 +25,8 @@ class AntEnv final : public MujocoEnv {
 
   static std::vector<ConfigField> config(bool v5) {
     std::vector<ConfigField> f;
-    f.push_back({"xml_file", std::string("ant.xml"), "MuJoCo model: a file in Gymnasium's assets or a path."});
-    if (v5) f.push_back({"frame_skip", int64_t{5}, "MuJoCo steps per env step."});
+    f.push_back(xml_file_field("ant.xml"));
+    if (v5) f.push_back(frame_skip_field(5));
     if (v5) f.push_back({"forward_reward_weight", 1.0, "Weight of the forward reward."});
     f.push_back({"ctrl_cost_weight", 0.5, "Weight of the control cost."});
     if (!v5) f.push_back({"use_contact_forces", false, "Add cfrc_ext to the observation and the contact cost to the reward."});
@@ -73,17 +73,11 @@ class AntEnv final : public MujocoEnv {
       throw std::invalid_argument("main_body " + std::to_string(p.main_body) + " is not a body id of the model");
     Spaces s = mujoco_spaces(m, obs_size(m, p));
     if (p.v5)
-      s.infos = {{"x_position", DType::kFloat64, {}},     {"y_position", DType::kFloat64, {}},
-                 {"distance_from_origin", DType::kFloat64, {}}, {"x_velocity", DType::kFloat64, {}},
-                 {"y_velocity", DType::kFloat64, {}},     {"reward_forward", DType::kFloat64, {}},
-                 {"reward_ctrl", DType::kFloat64, {}},    {"reward_contact", DType::kFloat64, {}},
-                 {"reward_survive", DType::kFloat64, {}}};
+      s.infos = float64_infos({"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity",
+                              "reward_forward", "reward_ctrl", "reward_contact", "reward_survive"});
     else
-      s.infos = {{"reward_forward", DType::kFloat64, {}}, {"reward_ctrl", DType::kFloat64, {}},
-                 {"reward_survive", DType::kFloat64, {}}, {"x_position", DType::kFloat64, {}},
-                 {"y_position", DType::kFloat64, {}},     {"distance_from_origin", DType::kFloat64, {}},
-                 {"x_velocity", DType::kFloat64, {}},     {"y_velocity", DType::kFloat64, {}},
-                 {"forward_reward", DType::kFloat64, {}}};
+      s.infos = float64_infos({"reward_forward", "reward_ctrl", "reward_survive", "x_position", "y_position",
+                              "distance_from_origin", "x_velocity", "y_velocity", "forward_reward"});
     return s;
   }
 
@@ -100,8 +94,7 @@ class AntEnv final : public MujocoEnv {
     x_velocity_ = (x_after - x_before) / dt_;
     y_velocity_ = (y_after - y_before) / dt_;
     const bool healthy = is_healthy();
-    // np.float32 * Python float stays float32 (NEP 50).
-    const float ctrl_cost = static_cast<float>(p_.ctrl_cost_weight) * np_sum_squares(a, static_cast<size_t>(m_->nu));
+    const float ctrl_cost = action_ctrl_cost(a, p_.ctrl_cost_weight);
     StepResult r;
     if (p_.v5) {
       forward_reward_ = x_velocity_ * p_.forward_reward_weight;
@@ -133,37 +126,20 @@ class AntEnv final : public MujocoEnv {
 
   void write_obs(void* dst) const override {
     ObsWriter w(dst);
-    const size_t skip = p_.exclude_current_positions ? 2 : 0;
-    w.put(d_->qpos + skip, static_cast<size_t>(m_->nq) - skip);
-    w.put(d_->qvel, static_cast<size_t>(m_->nv));
+    put_qpos_qvel(w, p_.exclude_current_positions ? 2 : 0);
     const auto [lo, hi] = p_.contact_force_range;
     if (p_.v5 && p_.include_cfrc_ext) w.put_clipped(d_->cfrc_ext + 6, static_cast<size_t>(m_->nbody - 1) * 6, lo, hi);
     if (!p_.v5 && p_.use_contact_forces) w.put_clipped(d_->cfrc_ext, static_cast<size_t>(m_->nbody) * 6, lo, hi);
   }
 
   void write_info(void* const* dst) const override {
-    if (p_.v5) {
-      const double* q = d_->qpos;
-      put_info(dst[0], q[0]);
-      put_info(dst[1], q[1]);
-      put_info(dst[2], np_norm(q, 2));
-      put_info(dst[3], x_velocity_);
-      put_info(dst[4], y_velocity_);
-      put_info(dst[5], forward_reward_);
-      put_info(dst[6], reward_ctrl_);
-      put_info(dst[7], -contact_cost_);
-      put_info(dst[8], healthy_reward_);
-    } else {
-      put_info(dst[0], forward_reward_);
-      put_info(dst[1], reward_ctrl_);
-      put_info(dst[2], healthy_reward_);
-      put_info(dst[3], xy_after_[0]);
-      put_info(dst[4], xy_after_[1]);
-      put_info(dst[5], np_norm(xy_after_, 2));
-      put_info(dst[6], x_velocity_);
-      put_info(dst[7], y_velocity_);
-      put_info(dst[8], forward_reward_);
-    }
+    const double* q = d_->qpos;
+    if (p_.v5)
+      put_infos(dst, {q[0], q[1], np_norm(q, 2), x_velocity_, y_velocity_, forward_reward_, reward_ctrl_,
+                      -contact_cost_, healthy_reward_});
+    else
+      put_infos(dst, {forward_reward_, reward_ctrl_, healthy_reward_, xy_after_[0], xy_after_[1],
+                      np_norm(xy_after_, 2), x_velocity_, y_velocity_, forward_reward_});
   }
 
  protected:

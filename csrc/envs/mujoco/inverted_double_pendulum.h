@@ -17,9 +17,8 @@ class InvertedDoublePendulumEnv final : public MujocoEnv {
 
   static std::vector<ConfigField> config(bool v5) {
     if (!v5) return {};
-    return {{"xml_file", std::string("inverted_double_pendulum.xml"),
-             "MuJoCo model: a file in Gymnasium's assets or a path."},
-            {"frame_skip", int64_t{5}, "MuJoCo steps per env step."},
+    return {xml_file_field("inverted_double_pendulum.xml"),
+            frame_skip_field(5),
             {"healthy_reward", 10.0, "Reward per step while the tip is above y = 1."},
             {"reset_noise_scale", 0.1, "Scale of the initial-state noise."}};
   }
@@ -41,10 +40,7 @@ class InvertedDoublePendulumEnv final : public MujocoEnv {
     // cart x, sin and cos of the link angles, qvel, qfrc_constraint ([:1] in v5).
     const int64_t n = 1 + 2 * (m.nq - 1) + m.nv + (p.v5 ? 1 : m.nv);
     Spaces s = mujoco_spaces(m, n);
-    if (p.v5)
-      s.infos = {{"reward_survive", DType::kFloat64, {}},
-                 {"distance_penalty", DType::kFloat64, {}},
-                 {"velocity_penalty", DType::kFloat64, {}}};
+    if (p.v5) s.infos = float64_infos({"reward_survive", "distance_penalty", "velocity_penalty"});
     return s;
   }
 
@@ -76,10 +72,7 @@ class InvertedDoublePendulumEnv final : public MujocoEnv {
   }
 
   void write_info(void* const* dst) const override {
-    if (!p_.v5) return;
-    put_info(dst[0], alive_bonus_);
-    put_info(dst[1], -dist_penalty_);
-    put_info(dst[2], -vel_penalty_);
+    if (p_.v5) put_infos(dst, {alive_bonus_, -dist_penalty_, -vel_penalty_});
   }
 
  protected:

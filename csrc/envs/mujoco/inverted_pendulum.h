@@ -17,8 +17,8 @@ class InvertedPendulumEnv final : public MujocoEnv {
 
   static std::vector<ConfigField> config(bool v5) {
     if (!v5) return {};
-    return {{"xml_file", std::string("inverted_pendulum.xml"), "MuJoCo model: a file in Gymnasium's assets or a path."},
-            {"frame_skip", int64_t{2}, "MuJoCo steps per env step."},
+    return {xml_file_field("inverted_pendulum.xml"),
+            frame_skip_field(2),
             {"reset_noise_scale", 0.01, "Scale of the initial-state noise."}};
   }
 
@@ -33,7 +33,7 @@ class InvertedPendulumEnv final : public MujocoEnv {
   static Spaces spaces(const mjModel& m, const Params& p) {
     if (m.nq < 2) throw std::invalid_argument("InvertedPendulum needs a model with nq >= 2");
     Spaces s = mujoco_spaces(m, m.nq + m.nv);
-    if (p.v5) s.infos = {{"reward_survive", DType::kFloat64, {}}};
+    if (p.v5) s.infos = float64_infos({"reward_survive"});
     return s;
   }
 
@@ -53,8 +53,7 @@ class InvertedPendulumEnv final : public MujocoEnv {
 
   void write_obs(void* dst) const override {
     ObsWriter w(dst);
-    w.put(d_->qpos, static_cast<size_t>(m_->nq));
-    w.put(d_->qvel, static_cast<size_t>(m_->nv));
+    put_qpos_qvel(w, 0);
   }
 
   void write_info(void* const* dst) const override {

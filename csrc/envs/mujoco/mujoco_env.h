@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -125,6 +126,26 @@ struct ObsWriter {
 
 inline void put_info(void* dst, double v) { std::memcpy(dst, &v, sizeof(v)); }
 inline void put_info(void* dst, const mjtNum* src, size_t n) { std::memcpy(dst, src, n * sizeof(double)); }
+// put_info of each value into dst[0], dst[1], ...: the order of the task's Spaces::infos.
+inline void put_infos(void* const* dst, std::initializer_list<double> values) {
+  for (const double v : values) put_info(*dst++, v);
+}
+
+// One info field of a MuJoCo task (all are float64): a bare name is a scalar, {name, n} holds
+// n values (one per tendon, say).
+struct Float64Info {
+  const char* name;
+  int64_t count = -1;  // -1: a scalar
+  Float64Info(const char* n) : name(n) {}  // implicit, so a list of names reads as scalars
+  Float64Info(const char* n, int64_t c) : name(n), count(c) {}
+};
+// The task's Spaces::infos, in the order given (the order write_info fills dst in).
+inline std::vector<InfoSpec> float64_infos(std::initializer_list<Float64Info> fields) {
+  std::vector<InfoSpec> infos;
+  for (const Float64Info& f : fields)
+    infos.push_back({f.name, DType::kFloat64, f.count < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{f.count}});
+  return infos;
+}
 
 // A float32 bound of Gymnasium's action space (actuator_ctrlrange.astype(np.float32)), as double.
 inline double f32(double v) {
@@ -147,6 +168,18 @@ struct CommonParams {
 };
 // Reads xml_file / frame_skip from the config when declared (v5), else uses the fixed values.
 CommonParams common_params(const Config& c, const std::string& xml_default, int frame_skip_default);
+// The declarations of those two kwargs (v5 tasks; v4 fixes them), with the task's defaults.
+inline ConfigField xml_file_field(const std::string& xml_default) {
+  return {"xml_file", xml_default, "MuJoCo model: a file in Gymnasium's assets or a path."};
+}
+inline ConfigField frame_skip_field(int64_t frame_skip_default) {
+  return {"frame_skip", frame_skip_default, "MuJoCo steps per env step."};
+}
+// Both, for v5: the kwargs a task's config starts with (none for v4).
+inline std::vector<ConfigField> model_fields(bool v5, const std::string& xml_default, int64_t frame_skip_default) {
+  if (!v5) return {};
+  return {xml_file_field(xml_default), frame_skip_field(frame_skip_default)};
+}
 // A [lo, hi] pair kwarg (e.g. healthy_z_range); throws unless it has exactly two numbers.
 std::pair<double, double> range_param(const Config& c, const std::string& name);
 
@@ -186,9 +219,20 @@ class MujocoEnv : public Env {
   // qpos = init_qpos + uniform(-s, s, nq); qvel = init_qvel + uniform(-s, s, nv) (or
   // s * standard_normal(nv) when `normal_qvel`), then set_state: most tasks' reset_model.
   void reset_with_noise(double scale, bool normal_qvel);
+  // Gymnasium's control_cost of a float32 action: weight * np.sum(np.square(action)) stays
+  // float32 (a Python float times np.float32 is np.float32 under NEP 50).
+  float action_ctrl_cost(const float* action, double weight) const {
+    return static_cast<float>(weight) * np_sum_squares(action, static_cast<size_t>(m_->nu));
+  }
   double uniform(double low, double high) { return rng().uniform(low, high); }
   double standard_normal() { return envhive::mujoco::standard_normal(rng()); }
   int body_id(const char* name) const;
+  // qpos[skip:] then qvel, the start of most tasks' observations (skip drops the root's position
+  // under exclude_current_positions_from_observation).
+  void put_qpos_qvel(ObsWriter& w, size_t skip) const {
+    w.put(d_->qpos + skip, static_cast<size_t>(m_->nq) - skip);
+    w.put(d_->qvel, static_cast<size_t>(m_->nv));
+  }
   // Scratch rows for reset_model (nq / nv values).
   std::vector<double> qpos_buf_, qvel_buf_;
 

@@ -19,8 +19,8 @@ class PusherEnv final : public MujocoEnv {
 
   static std::vector<ConfigField> config(bool v5) {
     if (!v5) return {};
-    return {{"xml_file", std::string("pusher_v5.xml"), "MuJoCo model: a file in Gymnasium's assets or a path."},
-            {"frame_skip", int64_t{5}, "MuJoCo steps per env step."},
+    return {xml_file_field("pusher_v5.xml"),
+            frame_skip_field(5),
             {"reward_near_weight", 0.5, "Weight of the fingertip-to-object distance."},
             {"reward_dist_weight", 1.0, "Weight of the object-to-goal distance."},
             {"reward_control_weight", 0.1, "Weight of the control cost."}};
@@ -44,7 +44,7 @@ class PusherEnv final : public MujocoEnv {
         throw std::invalid_argument(std::string("Pusher needs a body named '") + name + "'");
     if (m.nq < 7 || m.nv < 7) throw std::invalid_argument("Pusher needs a model with nq, nv >= 7");
     Spaces s = mujoco_spaces(m, 7 + 7 + 9);
-    s.infos = {{"reward_dist", DType::kFloat64, {}}, {"reward_ctrl", DType::kFloat64, {}}};
+    s.infos = float64_infos({"reward_dist", "reward_ctrl"});
     if (p.v5) s.infos.push_back({"reward_near", DType::kFloat64, {}});
     return s;
   }
@@ -91,8 +91,7 @@ class PusherEnv final : public MujocoEnv {
   }
 
   void write_info(void* const* dst) const override {
-    put_info(dst[0], reward_dist_);
-    put_info(dst[1], reward_ctrl_);
+    put_infos(dst, {reward_dist_, reward_ctrl_});
     if (p_.v5) put_info(dst[2], reward_near_);
   }
 

@@ -17,8 +17,8 @@ class ReacherEnv final : public MujocoEnv {
 
   static std::vector<ConfigField> config(bool v5) {
     if (!v5) return {};
-    return {{"xml_file", std::string("reacher.xml"), "MuJoCo model: a file in Gymnasium's assets or a path."},
-            {"frame_skip", int64_t{2}, "MuJoCo steps per env step."},
+    return {xml_file_field("reacher.xml"),
+            frame_skip_field(2),
             {"reward_dist_weight", 1.0, "Weight of the fingertip-to-target distance."},
             {"reward_control_weight", 1.0, "Weight of the control cost."}};
   }
@@ -41,7 +41,7 @@ class ReacherEnv final : public MujocoEnv {
     if (m.nq < 4 || m.nv < 2) throw std::invalid_argument("Reacher needs a model with nq >= 4, nv >= 2");
     // cos, sin of the two arm angles, qpos[2:], qvel[:2], fingertip - target ([:2] in v5).
     Spaces s = mujoco_spaces(m, 4 + (m.nq - 2) + 2 + (p.v5 ? 2 : 3));
-    s.infos = {{"reward_dist", DType::kFloat64, {}}, {"reward_ctrl", DType::kFloat64, {}}};
+    s.infos = float64_infos({"reward_dist", "reward_ctrl"});
     return s;
   }
 
@@ -82,8 +82,7 @@ class ReacherEnv final : public MujocoEnv {
   }
 
   void write_info(void* const* dst) const override {
-    put_info(dst[0], reward_dist_);
-    put_info(dst[1], reward_ctrl_);
+    put_infos(dst, {reward_dist_, reward_ctrl_});
   }
 
  protected:
