@@ -111,9 +111,10 @@ def test_episodic_life_continues_the_game() -> None:
             np.testing.assert_array_equal(h_obs[0], g_obs, err_msg=f"game reset after step {t}")
         elif lost:
             life_resets += 1
-            prev = h_obs[0]
+            prev, game_steps = h_obs[0], h_info["elapsed_step"][0]
             h_obs, h_r, h_term, _, h_info = h.step(np.array([0]))  # the reset: no emulation here
-            assert h_r[0] == 0 and h_info["elapsed_step"][0] == 0 and h_info["lives"][0] == lives
+            # The game goes on, so its step count (time limit, elapsed_step) does too, as in EnvPool.
+            assert h_r[0] == 0 and h_info["elapsed_step"][0] == game_steps and h_info["lives"][0] == lives
             np.testing.assert_array_equal(h_obs[0][:3], prev[1:], err_msg="the stack is kept")
             np.testing.assert_array_equal(h_obs[0][3], screen84(g), err_msg="the current screen is pushed")
     assert life_resets >= 5 and game_resets >= 1

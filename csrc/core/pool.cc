@@ -144,11 +144,12 @@ void Pool::worker_loop(int index) {
   while (!stop_.load(std::memory_order_relaxed)) {
     if (help_once()) continue;
     // Spin briefly: the next batch usually arrives within microseconds, and a futex wake-up
-    // costs more than a small env's whole step.
+    // costs more than a small env's whole step. Yield while spinning: when the scheduler put
+    // this worker on the caller's core, a pure spin would hold the core the caller needs.
     const auto spin_until = clock::now() + std::chrono::microseconds(100);
     bool got_work = false;
     while (clock::now() < spin_until) {
-      for (int i = 0; i < 64; ++i) cpu_relax();
+      std::this_thread::yield();
       if (queue_nonempty() || stop_.load(std::memory_order_relaxed)) {
         got_work = true;
         break;
