@@ -1,0 +1,115 @@
+// The per-core speed limit a pool is measured against: one env of a task stepped in a plain
+// single-threaded C++ loop, no pool and no Python. Each family's loop_bench.cc is a main() that
+// calls run_loop_bench with its register function.
+//
+//   <family>_loop_bench DATA_DIR TASK_ID [SECONDS] [SEED]
+//
+// The task's default config, random actions drawn up front (uniform in a Box's bounds, or over
+// a Discrete's values), reset on termination and at the time limit, observation and infos
+// written to a row every step as the pool does. Prints one line:
+// `task=<id> steps=<n> seconds=<s> steps_per_s=<r>`.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "env.h"
+
+namespace envhive {
+
+using RegisterFamily = void (*)(std::vector<TaskDef>&, const std::string&);
+
+inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s DATA_DIR TASK_ID [SECONDS] [SEED]\n", argv[0]);
+    return 2;
+  }
+  const std::string task_id = argv[2];
+  const double seconds = argc > 3 ? std::atof(argv[3]) : 3.0;
+  const uint64_t seed = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0;
+  std::vector<TaskDef> registry;
+  register_family(registry, argv[1]);
+  const TaskDef* task = nullptr;
+  for (const auto& t : registry)
+    if (t.id == task_id) task = &t;
+  if (!task) {
+    std::fprintf(stderr, "unknown task %s\n", task_id.c_str());
+    return 2;
+  }
+  std::map<std::string, ConfigValue> values;
+  for (const auto& f : task->config) values[f.name] = f.default_value;
+  const Config config(values);
+  const Spaces spaces = task->spaces(config);
+  const int64_t max_steps = config.integer("max_episode_steps");
+  auto env = task->make(config, 0);
+  env->seed(seed);
+
+  // Action rows in the layout the pool hands to Env::step.
+  const auto& act = spaces.action;
+  const bool discrete = act.kind == SpaceSpec::Kind::kDiscrete;
+  const size_t row_bytes = discrete ? sizeof(int64_t) : act.bytes();
+  constexpr size_t kActionRows = 4096;
+  std::vector<std::byte> actions(kActionRows * row_bytes);
+  std::mt19937_64 gen(seed);
+  for (size_t r = 0; r < kActionRows; ++r) {
+    std::byte* row = actions.data() + r * row_bytes;
+    if (discrete) {
+      const int64_t a = act.start + static_cast<int64_t>(gen() % static_cast<uint64_t>(act.n));
+      std::memcpy(row, &a, sizeof(a));
+      continue;
+    }
+    for (size_t i = 0; i < act.count(); ++i) {
+      const double v = std::uniform_real_distribution<double>(act.low_at(i), act.high_at(i))(gen);
+      if (act.dtype == DType::kFloat64) {
+        std::memcpy(row + i * sizeof(double), &v, sizeof(double));
+      } else {
+        const float f = static_cast<float>(v);
+        std::memcpy(row + i * sizeof(float), &f, sizeof(float));
+      }
+    }
+  }
+  std::vector<std::byte> obs(spaces.observation.bytes());
+  std::vector<std::vector<std::byte>> info(spaces.infos.size());
+  std::vector<void*> info_ptr;
+  for (size_t f = 0; f < spaces.infos.size(); ++f) {
+    info[f].resize(spaces.infos[f].bytes() + 1);
+    info_ptr.push_back(info[f].data());
+  }
+
+  auto run = [&](double secs) {
+    env->reset();
+    int64_t elapsed = 0, steps = 0;
+    const auto start = std::chrono::steady_clock::now();
+    const auto stop = start + std::chrono::duration<double>(secs);
+    for (;;) {
+      for (int k = 0; k < 16; ++k) {
+        const StepResult r = env->step(actions.data() + (static_cast<size_t>(steps) % kActionRows) * row_bytes);
+        ++steps;
+        env->write_obs(obs.data());
+        if (!info_ptr.empty()) env->write_info(info_ptr.data());
+        if (r.terminated || (max_steps > 0 && ++elapsed >= max_steps)) {
+          env->reset();
+          env->write_obs(obs.data());
+          elapsed = 0;
+        }
+      }
+      if (std::chrono::steady_clock::now() >= stop) break;
+    }
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::make_pair(steps, took);
+  };
+  run(std::min(1.0, seconds / 2));  // warm-up
+  const auto [steps, took] = run(seconds);
+  std::printf("task=%s steps=%lld seconds=%.3f steps_per_s=%.1f\n", task_id.c_str(), static_cast<long long>(steps),
+              took, static_cast<double>(steps) / took);
+  return 0;
+}
+
+}  // namespace envhive
