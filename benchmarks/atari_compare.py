@@ -30,7 +30,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from loop_bench_build import loop_bench_binary as build_loop_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -184,43 +185,8 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def loop_bench_binary(path: Path | None) -> Path | None:
-    """atari_loop_bench: the given one, or build/atari-bench's (configured and built if needed)."""
-    if path is not None:
-        return path
-    binary = BENCH_BUILD / "atari_loop_bench"
-    if binary.exists():
-        return binary
-    bindir = Path(sys.executable).parent
-    cmake = shutil.which("cmake") or str(bindir / "cmake")
-    configure = [
-        cmake,
-        "-S",
-        str(ROOT),
-        "-B",
-        str(BENCH_BUILD),
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DENVHIVE_BUILD_BENCH=ON",
-        "-DENVHIVE_BUILD_MUJOCO=OFF",
-        f"-DPython_EXECUTABLE={sys.executable}",
-    ]
-    if shutil.which("ninja") or (bindir / "ninja").exists():
-        configure += ["-G", "Ninja"]
-    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
-    print(f"building {binary} ...", file=sys.stderr)
-    try:
-        subprocess.run(configure, check=True, capture_output=True, text=True, env=env)
-        subprocess.run(
-            [cmake, "--build", str(BENCH_BUILD), "--target", "atari_loop_bench"],
-            check=True,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-    except (OSError, subprocess.CalledProcessError) as e:
-        out = getattr(e, "stderr", "") or ""
-        print(f"could not build atari_loop_bench ({e}){out[-2000:]}; limit from envhive instead", file=sys.stderr)
-        return None
-    return binary
+    """atari_loop_bench: the given one, or build/atari-bench's (built if needed)."""
+    return build_loop_bench("atari_loop_bench", BENCH_BUILD, path, ("-DENVHIVE_BUILD_MUJOCO=OFF",))
 
 
 def rom_dir() -> str:

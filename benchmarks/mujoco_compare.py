@@ -23,13 +23,13 @@ import importlib.resources
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 from envhive.bench import Case, Comparison, Settings, compare, format_markdown, parse_engines
+from loop_bench_build import loop_bench_binary as build_loop_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -39,40 +39,8 @@ ENGINES = "envpool,gymnasium-async,gymnasium-single"
 
 
 def loop_bench_binary(path: Path | None) -> Path | None:
-    """The mujoco_loop_bench executable: the given one, or build/mujoco-bench's (built if needed)."""
-    if path is not None:
-        return path
-    binary = BENCH_BUILD / "mujoco_loop_bench"
-    if binary.exists():
-        return binary
-    cmake = shutil.which("cmake") or str(Path(sys.executable).parent / "cmake")
-    print(f"building {binary} ...", file=sys.stderr)
-    configure = [
-        cmake,
-        "-S",
-        str(ROOT),
-        "-B",
-        str(BENCH_BUILD),
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DENVHIVE_BUILD_BENCH=ON",
-        f"-DPython_EXECUTABLE={sys.executable}",
-    ]
-    if shutil.which("ninja") or (Path(sys.executable).parent / "ninja").exists():
-        configure += ["-G", "Ninja"]
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    try:
-        subprocess.run(configure, check=True, capture_output=True, text=True, env=env)
-        subprocess.run(
-            [cmake, "--build", str(BENCH_BUILD), "--target", "mujoco_loop_bench"],
-            check=True,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-    except (OSError, subprocess.CalledProcessError) as e:
-        print(f"could not build mujoco_loop_bench ({e}); falling back to envhive num_envs=1", file=sys.stderr)
-        return None
-    return binary
+    """mujoco_loop_bench: the given one, or build/mujoco-bench's (built if needed)."""
+    return build_loop_bench("mujoco_loop_bench", BENCH_BUILD, path, ())
 
 
 def loop_rate(binary: Path, task: str, seconds: float, repeats: int) -> tuple[float, list[float]]:

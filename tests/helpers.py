@@ -20,6 +20,22 @@ CLASSIC_TASKS = (
     "MountainCarContinuous-v0",
     "Acrobot-v1",
 )
+# Gymnasium's MuJoCo tasks, each as v4 and v5.
+MUJOCO_NAMES = (
+    "Ant",
+    "HalfCheetah",
+    "Hopper",
+    "Humanoid",
+    "HumanoidStandup",
+    "InvertedPendulum",
+    "InvertedDoublePendulum",
+    "Pusher",
+    "Reacher",
+    "Swimmer",
+    "Walker2d",
+)
+MUJOCO_TASKS = tuple(f"{name}-v{v}" for name in MUJOCO_NAMES for v in (4, 5))
+
 MODE_NAMES = ("next_step", "same_step", "disabled")
 GYM_MODES = {
     "next_step": AutoresetMode.NEXT_STEP,

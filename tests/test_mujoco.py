@@ -14,23 +14,11 @@ import pytest
 
 import envhive
 from envhive.errors import EnvError
+from helpers import MUJOCO_NAMES as NAMES
+from helpers import MUJOCO_TASKS
 
 mujoco = pytest.importorskip("mujoco")
 
-NAMES = (
-    "Ant",
-    "HalfCheetah",
-    "Hopper",
-    "Humanoid",
-    "HumanoidStandup",
-    "InvertedPendulum",
-    "InvertedDoublePendulum",
-    "Pusher",
-    "Reacher",
-    "Swimmer",
-    "Walker2d",
-)
-MUJOCO_TASKS = tuple(f"{name}-v{v}" for name in NAMES for v in (4, 5))
 # Gymnasium 1.4's registered time limits.
 TIME_LIMITS = {"Pusher": 100, "Reacher": 50}
 

@@ -19,24 +19,11 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import envhive
+from helpers import MUJOCO_TASKS
 
 mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("imageio")  # gymnasium.envs.mujoco imports it
 
-NAMES = (
-    "Ant",
-    "HalfCheetah",
-    "Hopper",
-    "Humanoid",
-    "HumanoidStandup",
-    "InvertedPendulum",
-    "InvertedDoublePendulum",
-    "Pusher",
-    "Reacher",
-    "Swimmer",
-    "Walker2d",
-)
-MUJOCO_TASKS = tuple(f"{name}-v{v}" for name in NAMES for v in (4, 5))
 ATOL = 1e-6
 N_STEPS = 1000
 NUM_ENVS = 2
