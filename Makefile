@@ -13,7 +13,7 @@ $(VENV)/bin/python:
 
 # Build requirements go into the venv so rebuilds reuse one CMake build dir (build/).
 $(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0"
+	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1"
 	$(PIP) install --quiet --no-build-isolation -e ".[test]"
 	touch $@
 
@@ -23,7 +23,7 @@ demo: install
 	$(VENV)/bin/envhive bench CartPole-v1 --num-envs 64 --seconds 2 --compare gymnasium-sync,gymnasium-async
 
 test: install
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks csrc
 	$(PY) -m pytest tests
 
 bench: install

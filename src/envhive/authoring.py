@@ -458,11 +458,11 @@ def _decl(cls: type) -> _Decl:
 
 def _announce(decl: _Decl) -> None:
     """Record the class under its id and register its Gymnasium id; nothing is compiled."""
-    from envhive.backends import task_index
+    from envhive import backends
 
     cls = decl.cls
     cls._envhive_decl = decl  # type: ignore[attr-defined]
-    if decl.task_id in task_index() and decl.task_id not in _TASKS:
+    if decl.task_id in backends.task_ids() and decl.task_id not in _TASKS:
         raise _err(cls, f"id {decl.task_id!r} is already taken by a built-in task")
     with _LOCK:
         _TASKS[decl.task_id] = cls
@@ -565,7 +565,7 @@ def _native() -> types.ModuleType:
     """The family module that hosts Python envs (envhive._native)."""
     from envhive import backends
 
-    return next(m for m in backends.modules() if hasattr(m, "register_compiled_task"))
+    return backends.load("_native")
 
 
 def _register_native(decl: _Decl, glue: types.ModuleType) -> None:
@@ -623,7 +623,7 @@ def _register_native(decl: _Decl, glue: types.ModuleType) -> None:
             "infos": infos,
         }
     )
-    backends.task_index.cache_clear()
+    backends.add_task(decl.task_id, native.__name__.rsplit(".", 1)[-1], decl.max_episode_steps)
     registry._task_info.cache_clear()
 
 

@@ -13,7 +13,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from envhive.backends import task_index
+from envhive import backends
 from envhive.errors import UnknownTaskError
 from envhive.spaces import to_gym_space
 
@@ -74,7 +74,7 @@ class TaskSpec:
 
 def list_envs() -> list[str]:
     """All registered task ids."""
-    return list(task_index())
+    return backends.task_ids()
 
 
 @functools.cache
@@ -84,12 +84,12 @@ def _task_info(task_id: str) -> dict[str, Any]:
     from envhive.authoring import resolve_task
 
     task_id = resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
-    ids = list(task_index())
-    if task_id not in ids:
+    ids = backends.task_ids()
+    if task_id not in ids and not (backends.rescan() and task_id in (ids := backends.task_ids())):
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
-    return dict(task_index()[task_id].task_info(task_id))
+    return dict(backends.task_module(task_id).task_info(task_id))
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
@@ -112,9 +112,7 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
             return [float(v) for v in value]
         except (TypeError, ValueError):
             pass
-    raise TypeError(
-        f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}"
-    )
+    raise TypeError(f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}")
 
 
 def _int_kwarg(name: str, value: Any, minimum: int) -> int:
@@ -158,9 +156,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         valid = sorted(set(defaults) | set(POOL_KWARGS))
         close = difflib.get_close_matches(unknown[0], valid, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TypeError(
-            f"{canonical}: unknown kwarg {unknown[0]!r}{hint}; valid kwargs are: {', '.join(valid)}"
-        )
+        raise TypeError(f"{canonical}: unknown kwarg {unknown[0]!r}{hint}; valid kwargs are: {', '.join(valid)}")
 
     num_envs = _int_kwarg("num_envs", kwargs.get("num_envs", 1), 1)
     batch_size = kwargs.get("batch_size")
@@ -190,7 +186,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     if config["max_episode_steps"] < 0:
         raise ValueError(f"max_episode_steps must be >= 0 (0: no limit), got {config['max_episode_steps']}")
 
-    decl = task_index()[canonical].task_spaces(canonical, config)
+    decl = backends.task_module(canonical).task_spaces(canonical, config)
     infos = {i["name"]: (np.dtype(i["dtype"]), tuple(i["shape"])) for i in decl["infos"]}
     return TaskSpec(
         id=canonical,
@@ -226,8 +222,7 @@ def register_gymnasium_envs(ids: Mapping[str, Any] | None = None) -> None:
         full = f"{GYM_NAMESPACE}/{task_id}"
         if full in gymnasium.registry:
             continue
-        defaults = {name: default for name, default, _ in _task_info(task_id)["config"]}
-        steps = int(defaults.get("max_episode_steps", 0)) or None
+        steps = backends.default_max_episode_steps(task_id) or None
         gymnasium.register(
             id=full,
             vector_entry_point=functools.partial(_make_vec_entry, task_id),

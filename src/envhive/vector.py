@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envhive.backends import task_index
+from envhive import backends
 from envhive.registry import NATIVE_AUTORESET, TaskSpec, make_spec, resolve_seeds
 
 
@@ -36,7 +36,7 @@ class HiveVectorEnv(VectorEnv):
         # Batched over the rows a call returns: num_envs in sync mode, batch_size in async mode.
         self.observation_space = batch_space(spec.observation_space, spec.batch_size)
         self.action_space = batch_space(spec.action_space, spec.batch_size)
-        self._pool = task_index()[spec.id].NativePool(
+        self._pool = backends.task_module(spec.id).NativePool(
             spec.id,
             spec.config,
             spec.num_envs,
@@ -68,9 +68,7 @@ class HiveVectorEnv(VectorEnv):
         per_env = self._reset_options(options, mask)
         return self._pool.reset(None if mask is None else mask.tolist(), seeds, per_env, True)
 
-    def step(
-        self, actions: Any, env_id: Any = None
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step and return ``(obs, rewards, terminations, truncations, infos)``.
 
         Sync mode steps every env. Async mode sends ``actions`` to ``env_id`` (default: all
