@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -217,6 +219,22 @@ def test_async_spaces_are_batched_by_batch_size() -> None:
     assert env.single_observation_space.shape == (4,)
     assert envhive.make_spec("CartPole-v1", num_envs=8, batch_size=3).is_async
     assert not envhive.make_spec("CartPole-v1", num_envs=8).is_async
+    env.close()
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_async_envs_progress_while_the_caller_is_away(num_threads: int) -> None:
+    """The caller steps envs while it waits in recv, but an async pool always has a worker too."""
+    env = envhive.make("Dummy-v0", num_envs=4, batch_size=2, num_threads=num_threads, episode_length=0)
+    env.async_reset()
+    deadline = time.monotonic() + 10
+    got = 0
+    while got < 4 and time.monotonic() < deadline:  # nobody waits in recv: only workers step
+        try:
+            got += len(env.recv(timeout=0)[4]["env_id"])
+        except TimeoutError:
+            time.sleep(0.001)
+    assert got == 4
     env.close()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import gymnasium
 import numpy as np
@@ -263,8 +264,11 @@ def test_recv_timeout() -> None:
     env.recv()
     env.recv()
     env.send(np.array([7]), np.array([1]))
+    start = time.monotonic()
     with pytest.raises(TimeoutError):
         env.recv(timeout=0.05)
+    # A recv with a timeout only waits (it never starts a 200 ms env step itself).
+    assert time.monotonic() - start < 0.19
     # The timed-out batch is still delivered by the next recv.
     _, rew, _, _, info = env.recv()
     assert info["env_id"][0] == 1 and rew[0] == 7

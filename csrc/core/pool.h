@@ -72,10 +72,11 @@ class Pool {
   template <class Interrupted>
   bool wait_batch(std::optional<std::chrono::steady_clock::time_point> deadline, Interrupted&& interrupted) {
     Slot& slot = ring_[recv_count_ % ring_.size()];
-    // Only in sync mode does the caller step envs itself: in async mode the workers already
-    // fill every core, and a caller stuck in a long env step could not honour timeout or Ctrl-C.
+    // The waiting caller steps queued envs itself (it is one of the num_threads), except in an
+    // async recv with a timeout: a caller inside an env step could not honour the deadline.
+    // Either way Ctrl-C is seen within one env step.
     return wait_until([&] { return slot.finished.load(std::memory_order_acquire) >= opt_.batch_size; },
-                      deadline, interrupted, sync());
+                      deadline, interrupted, sync() || !deadline);
   }
   // After wait_batch succeeded: takes the batch's block (the caller now owns it and must give
   // it back through recycler()->release), marks its envs idle and returns failures of its envs.
