@@ -103,7 +103,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         args.parser.error(str(exc))
     if args.batch_size > args.num_envs:
         args.parser.error(f"--batch-size {args.batch_size} exceeds --num-envs {args.num_envs}")
-    threads = args.threads or default_threads()
+    threads = min(args.threads or default_threads(), args.num_envs)
     cases = [Case(task, args.num_envs, args.batch_size, threads) for task in args.tasks]
     settings = Settings(
         seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, seed=args.seed, timeout=args.timeout

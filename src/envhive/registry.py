@@ -29,7 +29,8 @@ NATIVE_AUTORESET = {mode: name for name, mode in AUTORESET_MODES.items()}
 POOL_KWARGS: dict[str, str] = {
     "num_envs": "number of environments (>= 1); default 1",
     "batch_size": "envs returned per recv(); num_envs (default) is sync mode, fewer is async mode",
-    "num_threads": "threads stepping envs, the caller's among them while it waits; default min(cores, num_envs)",
+    "num_threads": "threads stepping envs, the caller's among them while it waits (at most num_envs); "
+    "default min(cores, num_envs)",
     "thread_affinity_offset": "pin worker i to core offset + i; -1 (default) does not pin",
     "seed": "int (env i gets seed + i; default 42), a sequence of num_envs ints, or None (OS entropy)",
     "max_episode_steps": "time limit per episode (truncation); default: the task's",
@@ -167,7 +168,8 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     if num_threads in (None, 0):
         num_threads = max(1, min(os.cpu_count() or 1, num_envs))
     else:
-        num_threads = _int_kwarg("num_threads", num_threads, 1)
+        # More threads than envs could only idle (or move the envs between cores): cap it.
+        num_threads = min(_int_kwarg("num_threads", num_threads, 1), num_envs)
     offset = kwargs.get("thread_affinity_offset", -1)
     offset = -1 if offset is None else _int_kwarg("thread_affinity_offset", offset, -1)
     mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
