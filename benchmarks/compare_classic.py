@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     threads = a.threads or default_threads()
     n = a.num_envs
     cases = [
-        Case(a.task, 1, 1, threads),
+        Case(a.task, 1, 1, 1),  # more threads than envs could only idle
         Case(a.task, n, n, threads),
         Case(a.task, n, a.batch_size or max(1, n // 2), threads),
     ]

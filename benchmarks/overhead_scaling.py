@@ -128,13 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     threads = a.threads or default_threads()
     ns = sizes(a.max_envs)
     grid = {
-        (e, n): Measurement.of(e, a.task, n, n, threads)
+        (e, n): Measurement.of(e, a.task, n, n, min(threads, n))
         for e in engines
         if e != REFERENCE
         for n in ns
         if not (e.startswith("gymnasium") and n > a.gym_cap)
     }
-    per_call = {e: Measurement.of(e, a.task, 1, 1, threads) for e in [*engines, REFERENCE]}
+    per_call = {e: Measurement.of(e, a.task, 1, 1, 1) for e in [*engines, REFERENCE]}
     settings = Settings(seconds=a.seconds, warmup=a.warmup, repeats=a.repeats)
     results = run_measurements([*per_call.values(), *grid.values()], settings, progress=not a.quiet)
     grid_results = {key: results[m] for key, m in grid.items()}

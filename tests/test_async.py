@@ -264,7 +264,7 @@ def test_polling_with_zero_timeout() -> None:
     env.close()
 
 
-@pytest.mark.parametrize(("num_envs", "batch_size", "threads"), [(64, 16, 2), (7, 3, 1), (10, 9, 3)])
+@pytest.mark.parametrize(("num_envs", "batch_size", "threads"), [(64, 16, 2), (64, 5, 2), (7, 3, 1), (10, 9, 3)])
 def test_routing_at_other_sizes(num_envs: int, batch_size: int, threads: int) -> None:
     env = envhive.make("Dummy-v0", num_envs=num_envs, batch_size=batch_size, num_threads=threads, episode_length=0)
     env.async_reset()

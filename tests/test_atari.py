@@ -7,6 +7,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import dm_env
 import numpy as np
 import pytest
 
@@ -254,6 +255,33 @@ def test_zero_discount_on_life_loss() -> None:
         zero += int(lost)
         lives = info["lives"][0]
     assert zero >= 2
+
+
+def test_dm_discount_is_zero_on_life_loss() -> None:
+    """dm_env facade: a lost life is a MID step with discount 0 (EnvPool's dm mode), the game's end LAST."""
+    dm = envhive.make_dm("Breakout-v5", num_envs=1, seed=0, zero_discount_on_life_loss=True)
+    ts = dm.reset()
+    lives = dm.last_info["lives"][0]
+    losses = 0
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        ts = dm.step(rng.integers(0, 4, 1))
+        info = dm.last_info
+        lost = info["lives"][0] < lives and not ts.first()
+        if info["terminated"][0]:
+            assert ts.step_type[0] == dm_env.StepType.LAST and ts.discount[0] == 0.0
+        elif lost:
+            assert ts.step_type[0] == dm_env.StepType.MID and ts.discount[0] == 0.0
+        else:
+            assert ts.discount[0] == 1.0
+        losses += int(lost and not info["terminated"][0])
+        lives = info["lives"][0]
+    assert losses >= 2
+    plain = envhive.make_dm("Breakout-v5", num_envs=1, seed=0)
+    plain.reset()
+    for _ in range(300):  # without the option only the game's end zeroes the discount
+        ts = plain.step(rng.integers(0, 4, 1))
+        assert ts.discount[0] == (0.0 if plain.last_info["terminated"][0] else 1.0)
 
 
 def test_time_limit_truncates() -> None:

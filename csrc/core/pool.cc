@@ -86,8 +86,9 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   for (size_t i = 0; i < n; ++i) {
     const int32_t id = ids[i];
     auto& st = env_state_[static_cast<size_t>(id)];
-    st.cmd = cmds_n == 1 ? cmds[0] : cmds[i];
-    if (st.cmd == Command::kStep && action_row_bytes_ > 0)
+    const Command cmd = cmds_n == 1 ? cmds[0] : cmds[i];
+    st.cmd = cmd;
+    if (cmd == Command::kStep && action_row_bytes_ > 0)
       std::memcpy(actions_.data() + static_cast<size_t>(id) * action_row_bytes_, actions + i * action_row_bytes_,
                   action_row_bytes_);
     in_flight_[static_cast<size_t>(id)] = 1;
@@ -125,7 +126,7 @@ size_t Pool::claim(int32_t* out) {
 bool Pool::help_once() {
   int32_t ids[kMaxChunk];
   const size_t n = claim(ids);
-  for (size_t i = 0; i < n; ++i) run_env(ids[i]);
+  if (n > 0) run_chunk(ids, n);
   return n > 0;
 }
 
@@ -171,13 +172,11 @@ void Pool::notify_waiter() {
   }
 }
 
-void Pool::run_env(int32_t id) {
+Pool::Outcome Pool::advance(int32_t id) {
   const size_t i = static_cast<size_t>(id);
   Env& env = *envs_[i];
   EnvState& st = env_state_[i];
-  const bool same_step = opt_.autoreset_mode == AutoresetMode::kSameStep;
-  double reward = 0.0;
-  bool terminated = false, truncated = false, ended = false;
+  Outcome out;
   Command cmd = st.cmd;
   // NEXT_STEP: the step after an episode ends resets instead, ignoring its action. An env that
   // threw restarts the same way in SAME_STEP too (DISABLED leaves it to the caller's reset_mask).
@@ -207,11 +206,11 @@ void Pool::run_env(int32_t id) {
       case Command::kStep: {
         const StepResult r = env.step(actions_.data() + i * action_row_bytes_);
         ++st.elapsed;
-        reward = r.reward;
-        terminated = r.terminated;
-        truncated = opt_.max_episode_steps > 0 && st.elapsed >= opt_.max_episode_steps;
-        ended = terminated || truncated;
-        st.needs_reset = ended;
+        out.reward = r.reward;
+        out.terminated = r.terminated;
+        out.truncated = opt_.max_episode_steps > 0 && st.elapsed >= opt_.max_episode_steps;
+        out.ended = out.terminated || out.truncated;
+        st.needs_reset = out.ended;
         break;
       }
     }
@@ -219,7 +218,7 @@ void Pool::run_env(int32_t id) {
     st.failed = true;
     st.error = e.what();
     st.needs_reset = st.restart = true;
-    ended = false;
+    out.ended = false;
 #if defined(__GLIBCXX__)
   } catch (abi::__forced_unwind&) {
     throw;  // thread cancellation (e.g. at interpreter exit) must unwind, not be reported
@@ -228,14 +227,15 @@ void Pool::run_env(int32_t id) {
     st.failed = true;
     st.error = "unknown C++ exception";
     st.needs_reset = st.restart = true;
-    ended = false;
+    out.ended = false;
   }
+  return out;
+}
 
-  const uint64_t k = slot_counter_.fetch_add(1, std::memory_order_relaxed);
-  const uint64_t batch = k / static_cast<uint64_t>(opt_.batch_size);
-  Slot& slot = ring_[batch % ring_.size()];
-  std::byte* blk = slot.block.load(std::memory_order_acquire);
-  const size_t row = sync() ? i : static_cast<size_t>(k % static_cast<uint64_t>(opt_.batch_size));
+void Pool::write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row) {
+  const size_t i = static_cast<size_t>(id);
+  Env& env = *envs_[i];
+  EnvState& st = env_state_[i];
   const auto& L = layout_;
   const auto& infos = spaces_.infos;
   void* info_dst[32];
@@ -251,9 +251,9 @@ void Pool::run_env(int32_t id) {
     reinterpret_cast<int32_t*>(blk + L.elapsed_step)[row] = static_cast<int32_t>(st.elapsed);
     for (size_t f = 0; f < infos.size(); ++f) std::memset(blk + L.infos[f] + row * infos[f].bytes(), 0, infos[f].bytes());
   } else {
-    if (same_step) {
-      reinterpret_cast<bool*>(blk + L.final_mask)[row] = ended;
-      if (ended) {
+    if (opt_.autoreset_mode == AutoresetMode::kSameStep) {
+      reinterpret_cast<bool*>(blk + L.final_mask)[row] = out.ended;
+      if (out.ended) {
         // SAME_STEP: keep the terminal observation and info, then start the next episode now.
         write_state(L.final_obs, L.final_elapsed_step, L.final_infos);
         try {
@@ -269,28 +269,54 @@ void Pool::run_env(int32_t id) {
     }
     write_state(L.obs, L.elapsed_step, L.infos);
   }
-  reinterpret_cast<double*>(blk + L.reward)[row] = reward;
-  reinterpret_cast<bool*>(blk + L.terminated)[row] = terminated;
-  reinterpret_cast<bool*>(blk + L.truncated)[row] = truncated;
+  reinterpret_cast<double*>(blk + L.reward)[row] = out.reward;
+  reinterpret_cast<bool*>(blk + L.terminated)[row] = out.terminated;
+  reinterpret_cast<bool*>(blk + L.truncated)[row] = out.truncated;
   reinterpret_cast<int32_t*>(blk + L.env_id)[row] = id;
+}
 
-  const int done = slot.finished.fetch_add(1, std::memory_order_seq_cst) + 1;
-  const uint64_t completed = completed_total_.fetch_add(1, std::memory_order_seq_cst) + 1;
-  if (done == opt_.batch_size || completed == drain_target_.load(std::memory_order_seq_cst)) notify_waiter();
+void Pool::run_chunk(const int32_t* ids, size_t n) {
+  Outcome out[kMaxChunk];
+  for (size_t j = 0; j < n; ++j) out[j] = advance(ids[j]);
+  // One claim of output indexes and one count per batch for the whole chunk: per-env atomics on
+  // lines every thread shares cost more than a small env's step when the cores are far apart.
+  const uint64_t bs = static_cast<uint64_t>(opt_.batch_size);
+  const uint64_t k0 = slot_counter_.fetch_add(n, std::memory_order_relaxed);
+  bool batch_done = false;
+  for (size_t j = 0; j < n;) {
+    const uint64_t k = k0 + j;
+    const size_t rows = static_cast<size_t>(std::min<uint64_t>(n - j, bs - k % bs));  // rows in this batch
+    Slot& slot = ring_[(k / bs) % ring_.size()];
+    std::byte* blk = slot.block.load(std::memory_order_acquire);
+    bool failed = false;
+    for (size_t r = j; r < j + rows; ++r) {
+      write_row(ids[r], out[r], blk, sync() ? static_cast<size_t>(ids[r]) : static_cast<size_t>((k0 + r) % bs));
+      failed |= env_state_[static_cast<size_t>(ids[r])].failed;
+    }
+    if (failed) slot.failed.store(true, std::memory_order_relaxed);  // published by the add below
+    const int done = slot.finished.fetch_add(static_cast<int>(rows), std::memory_order_seq_cst) + static_cast<int>(rows);
+    batch_done |= done == opt_.batch_size;
+    j += rows;
+  }
+  const uint64_t completed = completed_total_.fetch_add(n, std::memory_order_seq_cst) + n;
+  const uint64_t target = drain_target_.load(std::memory_order_seq_cst);
+  if (batch_done || (completed - n < target && completed >= target)) notify_waiter();
 }
 
 std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
   Slot& slot = ring_[recv_count_ % ring_.size()];
   std::byte* blk = slot.block.load(std::memory_order_acquire);
   const int32_t* ids = reinterpret_cast<const int32_t*>(blk + layout_.env_id);
-  for (int r = 0; r < opt_.batch_size; ++r) {
-    const size_t id = static_cast<size_t>(ids[r]);
-    in_flight_[id] = 0;
-    auto& st = env_state_[id];
-    if (st.failed) {
-      failures.push_back({ids[r], st.error});
-      st.failed = false;
-      st.error.clear();
+  for (int r = 0; r < opt_.batch_size; ++r) in_flight_[static_cast<size_t>(ids[r])] = 0;
+  // Env states are read only when an env of the batch failed (they live on the stepping thread's lines).
+  if (slot.failed.exchange(false, std::memory_order_relaxed)) {
+    for (int r = 0; r < opt_.batch_size; ++r) {
+      auto& st = env_state_[static_cast<size_t>(ids[r])];
+      if (st.failed) {
+        failures.push_back({ids[r], st.error});
+        st.failed = false;
+        st.error.clear();
+      }
     }
   }
   outstanding_ -= opt_.batch_size;
@@ -303,7 +329,10 @@ std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
 
 void Pool::rebase() {
   // Nothing is in flight: every worker is idle, so counters and slots can be reset directly.
-  for (auto& slot : ring_) slot.finished.store(0, std::memory_order_relaxed);
+  for (auto& slot : ring_) {
+    slot.finished.store(0, std::memory_order_relaxed);
+    slot.failed.store(false, std::memory_order_relaxed);
+  }
   slot_counter_.store(0, std::memory_order_relaxed);
   completed_total_.store(0, std::memory_order_relaxed);
   sent_total_ = 0;

@@ -100,6 +100,7 @@ class Pool {
   struct alignas(64) Slot {
     std::atomic<std::byte*> block{nullptr};
     std::atomic<int> finished{0};
+    std::atomic<bool> failed{false};  // some env of this batch threw: finish_recv reports it
   };
   struct alignas(64) EnvState {
     Command cmd = Command::kStep;
@@ -153,7 +154,13 @@ class Pool {
   }
   size_t claim(int32_t* out);  // claim a chunk of queued env ids; returns how many
   bool help_once();            // claim and run one chunk on the calling thread
-  void run_env(int32_t id);
+  struct Outcome {
+    double reward = 0.0;
+    bool terminated = false, truncated = false, ended = false;
+  };
+  Outcome advance(int32_t id);  // run the env's queued command (step, reset or emit)
+  void write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row);
+  void run_chunk(const int32_t* ids, size_t n);  // advance each env, then publish all rows at once
   void worker_loop(int index);
   void notify_waiter();
   void rebase();

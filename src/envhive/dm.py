@@ -4,7 +4,9 @@ TimeSteps are batched: ``step_type``, ``reward`` and ``discount`` are arrays wit
 returned env, ``observation`` the batched observation. dm_env's own convention drives
 autoreset: the step after a LAST starts a new episode (FIRST, reward 0), so the pool runs in
 NEXT_STEP mode. ``discount`` is 0 when an episode terminated and 1 when it was truncated, so
-time limits stay visible and bootstrapping stays correct; ``last_info`` keeps the flags, env ids
+time limits stay visible and bootstrapping stays correct; a task that reports a ``discount``
+info lowers it further (Atari's ``zero_discount_on_life_loss``: 0 on a step that lost a life,
+which stays a MID step, as in EnvPool's dm_env mode). ``last_info`` keeps the flags, env ids
 and task infos of the latest call.
 """
 
@@ -65,10 +67,13 @@ class HiveDmEnv(dm_env.Environment):
         step_type = np.where(terminated | truncated, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID))
         info = dict(info, terminated=terminated, truncated=truncated)
         self.last_info = info
+        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
+        if "discount" in info:  # the task's own discount (e.g. 0 on a lost life)
+            discount = np.minimum(discount, info["discount"]).astype(np.float32)
         return dm_env.TimeStep(
             step_type=step_type.astype(np.int8),
             reward=reward,
-            discount=np.where(terminated, 0.0, 1.0).astype(np.float32),
+            discount=discount,
             observation=obs,
         )
 
