@@ -553,6 +553,22 @@ ENVHIVE_NB_MODULE(ENVHIVE_MODULE_NAME, m) {
     d["reset_options"] = reset_options;
     return d;
   });
+  // What `import envhive` needs to register every task without loading this module: written into
+  // <module>.tasks.json by the build (csrc/bindings/write_task_manifest.py).
+  m.def("task_manifest", [] {
+    nb::dict tasks;
+    for (const auto& t : task_registry()) {
+      int64_t max_steps = 0;
+      for (const auto& f : t.config)
+        if (f.name == "max_episode_steps" && std::holds_alternative<int64_t>(f.default_value))
+          max_steps = std::get<int64_t>(f.default_value);
+      nb::dict entry;
+      entry["family"] = t.family;
+      entry["max_episode_steps"] = max_steps;
+      tasks[t.id.c_str()] = entry;
+    }
+    return tasks;
+  });
   m.def("task_spaces", [](const std::string& id, nb::dict config) {
     const TaskDef& t = find_task(id);
     return spaces_to_py(t.spaces(config_from_py(t, config)));

@@ -31,12 +31,7 @@ def main(module_file: str, name: str, out: str) -> int:
     except ImportError as e:
         print(f"envhive: no task manifest for {name} ({e}); it will be loaded at import", file=sys.stderr)
         return 0
-    tasks = {}
-    for task_id in module.task_ids():
-        info = module.task_info(task_id)
-        defaults = {field: default for field, default, _ in info["config"]}
-        tasks[task_id] = {"family": info["family"], "max_episode_steps": int(defaults.get("max_episode_steps", 0))}
-    target.write_text(json.dumps({"module": name, "tasks": tasks}, indent=1) + "\n")
+    target.write_text(json.dumps({"module": name, "tasks": module.task_manifest()}, indent=1) + "\n")
     return 0
 
 

@@ -72,14 +72,9 @@ def _manifest(path: Path, name: str) -> dict[str, Any] | None:
     return tasks if isinstance(tasks, dict) else None
 
 
-def _module_tasks(name: str) -> dict[str, int]:
-    """A loaded module's tasks -> default max_episode_steps."""
-    module = load(name)
-    steps = {}
-    for task_id in module.task_ids():
-        defaults = {field: default for field, default, _ in module.task_info(task_id)["config"]}
-        steps[task_id] = int(defaults.get("max_episode_steps", 0))
-    return steps
+def _steps(manifest: dict[str, Any]) -> dict[str, int]:
+    """A task manifest (the file's, or a loaded module's task_manifest()) -> default max_episode_steps."""
+    return {task_id: int(entry.get("max_episode_steps", 0)) for task_id, entry in manifest.items()}
 
 
 def _catalog() -> dict[str, tuple[str, int]]:
@@ -95,16 +90,14 @@ def _catalog() -> dict[str, tuple[str, int]]:
                 unavailable[name] = "not built"
                 continue
             manifest = _manifest(path, name)
-            if manifest is not None:
-                steps = {task_id: int(entry.get("max_episode_steps", 0)) for task_id, entry in manifest.items()}
-            else:
+            if manifest is None:
                 try:
-                    steps = _module_tasks(name)
+                    manifest = load(name).task_manifest()
                 except ImportError:
                     if name == "_native":
                         raise
                     continue
-            for task_id, max_steps in steps.items():
+            for task_id, max_steps in _steps(manifest).items():
                 _tasks.setdefault(task_id, (name, max_steps))
         _cataloged = True
         return _tasks
@@ -134,7 +127,7 @@ def rescan() -> bool:
             if name in unavailable:
                 continue
             try:
-                steps = _module_tasks(name)
+                steps = _steps(load(name).task_manifest())
             except ImportError:
                 continue
             for task_id, max_steps in steps.items():
