@@ -96,8 +96,17 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   }
   outstanding_ += static_cast<int>(n);
   sent_total_ += n;
+  const double batch_ns = env_ns_.load(std::memory_order_relaxed) * static_cast<double>(n);
+  bool solo = solo_.load(std::memory_order_relaxed);
+  if (!sync() || participants_ == 1 || batch_ns < 0.0)
+    solo = false;
+  else if (batch_ns < kSoloBelowNs)
+    solo = true;
+  else if (batch_ns > kSharedAboveNs)
+    solo = false;
+  solo_.store(solo, std::memory_order_relaxed);  // published with the tail below
   queue_tail_.store(tail + n, std::memory_order_seq_cst);
-  if (sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
+  if (!solo && sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
     { std::lock_guard<std::mutex> lock(work_mu_); }
     if (n > 1)
       work_cv_.notify_all();
@@ -106,15 +115,17 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   }
 }
 
-size_t Pool::claim(int32_t* out) {
+size_t Pool::claim(int32_t* out, bool caller) {
   const size_t cap = queue_.size();
   uint64_t head = queue_head_.load(std::memory_order_acquire);
   for (;;) {
     const uint64_t tail = queue_tail_.load(std::memory_order_acquire);
     if (head >= tail) return 0;
+    const bool solo = solo_.load(std::memory_order_relaxed);
+    if (solo && !caller) return 0;
     const size_t avail = static_cast<size_t>(tail - head);
     // Split what is queued among the participants, a few chunks each, so a slow chunk is stolen.
-    size_t take = (avail + 2 * participants_ - 1) / (2 * participants_);
+    size_t take = solo ? avail : (avail + 2 * participants_ - 1) / (2 * participants_);
     take = std::clamp<size_t>(take, 1, kMaxChunk);
     // Read before claiming: once the claim succeeds these slots cannot have been reused.
     for (size_t i = 0; i < take; ++i) out[i] = queue_[(head + i) % cap];
@@ -123,9 +134,9 @@ size_t Pool::claim(int32_t* out) {
   }
 }
 
-bool Pool::help_once() {
+bool Pool::help_once(bool caller) {
   int32_t ids[kMaxChunk];
-  const size_t n = claim(ids);
+  const size_t n = claim(ids, caller);
   if (n > 0) run_chunk(ids, n);
   return n > 0;
 }
@@ -144,7 +155,7 @@ void Pool::worker_loop(int index) {
 #endif
   using clock = std::chrono::steady_clock;
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (help_once()) continue;
+    if (help_once(false)) continue;
     // Spin briefly: the next batch usually arrives within microseconds, and a futex wake-up
     // costs more than a small env's whole step. Yield while spinning: when the scheduler put
     // this worker on the caller's core, a pure spin would hold the core the caller needs.
@@ -276,6 +287,8 @@ void Pool::write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row)
 }
 
 void Pool::run_chunk(const int32_t* ids, size_t n) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
   Outcome out[kMaxChunk];
   for (size_t j = 0; j < n; ++j) out[j] = advance(ids[j]);
   // One claim of output indexes and one count per batch for the whole chunk: per-env atomics on
@@ -298,6 +311,10 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
     batch_done |= done == opt_.batch_size;
     j += rows;
   }
+  // Running mean of an env's cost (benign races: it only steers dispatch's solo choice).
+  const double ns = std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n);
+  const double mean = env_ns_.load(std::memory_order_relaxed);
+  env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);
   const uint64_t completed = completed_total_.fetch_add(n, std::memory_order_seq_cst) + n;
   const uint64_t target = drain_target_.load(std::memory_order_seq_cst);
   if (batch_done || (completed - n < target && completed >= target)) notify_waiter();

@@ -126,7 +126,7 @@ class Pool {
     auto spin_until = clock::now() + spin;
     for (;;) {
       if (done()) return true;
-      if (help && help_once()) {
+      if (help && help_once(true)) {
         spin_until = clock::now() + spin;
         continue;
       }
@@ -152,8 +152,8 @@ class Pool {
   bool queue_nonempty() const {
     return queue_head_.load(std::memory_order_seq_cst) < queue_tail_.load(std::memory_order_seq_cst);
   }
-  size_t claim(int32_t* out);  // claim a chunk of queued env ids; returns how many
-  bool help_once();            // claim and run one chunk on the calling thread
+  size_t claim(int32_t* out, bool caller);  // claim a chunk of queued env ids; returns how many
+  bool help_once(bool caller);               // claim and run one chunk on the calling thread
   struct Outcome {
     double reward = 0.0;
     bool terminated = false, truncated = false, ended = false;
@@ -174,6 +174,16 @@ class Pool {
   std::vector<std::byte> actions_;  // one row per env
   size_t action_row_bytes_ = 0;
   size_t participants_ = 1;
+  // Sync calls whose whole batch is cheaper than handing work to another core (a few us: waking
+  // it and moving each env's lines there) run on the caller alone: a batch estimated below
+  // kSoloBelowNs goes solo, one above kSharedAboveNs is shared again (the gap keeps a batch near
+  // the line from flipping every call, which would put the workers to sleep and wake them). The
+  // estimate is a running mean of the time an env takes (step and write), in ns; -1 until the
+  // first chunk ran.
+  static constexpr double kSoloBelowNs = 8'000;
+  static constexpr double kSharedAboveNs = 16'000;
+  std::atomic<double> env_ns_{-1.0};
+  std::atomic<bool> solo_{false};  // set by dispatch: this batch is the caller's only
 
   // Work queue: a ring of env ids; single producer (the caller), many consumers.
   std::vector<int32_t> queue_;
