@@ -288,7 +288,8 @@ void Pool::write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row)
 
 void Pool::run_chunk(const int32_t* ids, size_t n) {
   using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
+  const bool timed = sync() && participants_ > 1;  // the estimate only steers sync dispatch
+  const auto start = timed ? clock::now() : clock::time_point{};
   Outcome out[kMaxChunk];
   for (size_t j = 0; j < n; ++j) out[j] = advance(ids[j]);
   // One claim of output indexes and one count per batch for the whole chunk: per-env atomics on
@@ -311,10 +312,11 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
     batch_done |= done == opt_.batch_size;
     j += rows;
   }
-  // Running mean of an env's cost (benign races: it only steers dispatch's solo choice).
-  const double ns = std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n);
-  const double mean = env_ns_.load(std::memory_order_relaxed);
-  env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);
+  if (timed) {  // running mean of an env's cost (benign races: it only steers dispatch's solo choice)
+    const double ns = std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n);
+    const double mean = env_ns_.load(std::memory_order_relaxed);
+    env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);
+  }
   const uint64_t completed = completed_total_.fetch_add(n, std::memory_order_seq_cst) + n;
   const uint64_t target = drain_target_.load(std::memory_order_seq_cst);
   if (batch_done || (completed - n < target && completed >= target)) notify_waiter();
