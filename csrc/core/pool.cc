@@ -97,14 +97,15 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   outstanding_ += static_cast<int>(n);
   sent_total_ += n;
   const double batch_ns = env_ns_.load(std::memory_order_relaxed) * static_cast<double>(n);
-  bool solo = solo_.load(std::memory_order_relaxed);
+  const bool was_solo = solo_.load(std::memory_order_relaxed);
+  bool solo = was_solo;
   if (!sync() || participants_ == 1 || batch_ns < 0.0)
     solo = false;
   else if (batch_ns < kSoloBelowNs)
     solo = true;
   else if (batch_ns > kSharedAboveNs)
     solo = false;
-  solo_.store(solo, std::memory_order_relaxed);  // published with the tail below
+  if (solo != was_solo) solo_.store(solo, std::memory_order_relaxed);  // published with the tail below
   queue_tail_.store(tail + n, std::memory_order_seq_cst);
   if (!solo && sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
     { std::lock_guard<std::mutex> lock(work_mu_); }

@@ -182,8 +182,8 @@ class Pool {
   // first chunk ran.
   static constexpr double kSoloBelowNs = 8'000;
   static constexpr double kSharedAboveNs = 16'000;
-  std::atomic<double> env_ns_{-1.0};
-  std::atomic<bool> solo_{false};  // set by dispatch: this batch is the caller's only
+  alignas(64) std::atomic<double> env_ns_{-1.0};  // own line: written per chunk
+  alignas(64) std::atomic<bool> solo_{false};     // set by dispatch: this batch is the caller's only
 
   // Work queue: a ring of env ids; single producer (the caller), many consumers.
   std::vector<int32_t> queue_;
