@@ -44,11 +44,10 @@ Pool::Pool(const TaskDef& task, Config config, PoolOptions options, const std::v
       envs_.back()->seed(seeds[static_cast<size_t>(i)]);
   }
 
-  // The calling thread is one of the num_threads: it steps queued envs while it waits in
-  // step/recv/reset (in async mode only when recv has no timeout, so a timeout stays exact). An
-  // async pool keeps at least one worker: its envs must progress while the caller is elsewhere.
-  const int workers = sync() ? opt_.num_threads - 1 : std::max(1, opt_.num_threads - 1);
-  participants_ = static_cast<size_t>(workers + 1);
+  // In sync mode the calling thread is one of the num_threads (it steps envs while it waits);
+  // in async mode it runs the caller's Python code, so all num_threads are workers.
+  const int workers = sync() ? opt_.num_threads - 1 : opt_.num_threads;
+  participants_ = static_cast<size_t>(std::max(1, opt_.num_threads));
   for (int w = 0; w < workers; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
 }
 
