@@ -224,7 +224,7 @@ def test_async_spaces_are_batched_by_batch_size() -> None:
 
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_async_envs_progress_while_the_caller_is_away(num_threads: int) -> None:
-    """The caller steps envs while it waits in recv, but an async pool always has a worker too."""
+    """Async envs progress on the workers while nobody waits in recv, with one thread or two."""
     env = envhive.make("Dummy-v0", num_envs=4, batch_size=2, num_threads=num_threads, episode_length=0)
     env.async_reset()
     deadline = time.monotonic() + 10

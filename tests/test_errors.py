@@ -267,7 +267,7 @@ def test_recv_timeout() -> None:
     start = time.monotonic()
     with pytest.raises(TimeoutError):
         env.recv(timeout=0.05)
-    # A recv with a timeout only waits (it never starts a 200 ms env step itself).
+    # The timeout holds: recv never starts a 200 ms env step itself.
     assert time.monotonic() - start < 0.19
     # The timed-out batch is still delivered by the next recv.
     _, rew, _, _, info = env.recv()
