@@ -83,31 +83,14 @@ def test_defaults_are_envpools() -> None:
 
 
 def test_spaces_follow_options() -> None:
-    spec = envhive.make_spec(
-        "Breakout-v5",
-        gray_scale=False,
-        stack_num=2,
-        img_height=100,
-        img_width=60,
-        full_action_space=True,
-        ram=True,
-        zero_discount_on_life_loss=True,
-    )
+    options = {"gray_scale": False, "stack_num": 2, "img_height": 100, "img_width": 60, "full_action_space": True}
+    spec = envhive.make_spec("Breakout-v5", **options, ram=True, zero_discount_on_life_loss=True)
     assert spec.observation_space.shape == (6, 100, 60)
     assert spec.action_space.n == 18
     assert spec.info_fields["ram"] == (np.dtype("uint8"), (128,))
     assert spec.info_fields["discount"] == (np.dtype("float32"), ())
     assert envhive.make_spec("Breakout-v5").action_space.n == 4
-    env = envhive.make(
-        "Breakout-v5",
-        num_envs=2,
-        gray_scale=False,
-        stack_num=2,
-        img_height=100,
-        img_width=60,
-        full_action_space=True,
-        ram=True,
-    )
+    env = envhive.make("Breakout-v5", num_envs=2, **options, ram=True)
     obs, info = env.reset()
     assert obs.shape == (2, 6, 100, 60) and info["ram"].shape == (2, 128) and info["ram"].dtype == np.uint8
     assert set(info["lives"]) == {5}

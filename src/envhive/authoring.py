@@ -75,6 +75,7 @@ __all__ = [
 
 GLUE_VERSION = 1  # bump when the generated glue changes shape
 FAMILY = "python"
+NATIVE_MODULE = "_native"  # the family module that hosts Python envs
 _SUPPORTED_DTYPES = ("bool", "uint8", "int32", "int64", "float32", "float64")
 _RESERVED_CONFIG = {
     "num_envs",
@@ -565,7 +566,7 @@ def _native() -> types.ModuleType:
     """The family module that hosts Python envs (envhive._native)."""
     from envhive import backends
 
-    return backends.load("_native")
+    return backends.load(NATIVE_MODULE)
 
 
 def _register_native(decl: _Decl, glue: types.ModuleType) -> None:
@@ -623,7 +624,7 @@ def _register_native(decl: _Decl, glue: types.ModuleType) -> None:
             "infos": infos,
         }
     )
-    backends.add_task(decl.task_id, native.__name__.rsplit(".", 1)[-1], decl.max_episode_steps)
+    backends.add_task(decl.task_id, NATIVE_MODULE, decl.max_episode_steps)
     registry._task_info.cache_clear()
 
 

@@ -72,9 +72,15 @@ def _manifest(path: Path, name: str) -> dict[str, Any] | None:
     return tasks if isinstance(tasks, dict) else None
 
 
-def _steps(manifest: dict[str, Any]) -> dict[str, int]:
-    """A task manifest (the file's, or a loaded module's task_manifest()) -> default max_episode_steps."""
-    return {task_id: int(entry.get("max_episode_steps", 0)) for task_id, entry in manifest.items()}
+def _record(name: str, manifest: dict[str, Any]) -> bool:
+    """Add module ``name``'s tasks from a manifest (the file's, or the loaded module's
+    task_manifest()) that are not known yet; True if any were new. Caller holds _lock."""
+    added = False
+    for task_id, entry in manifest.items():
+        if task_id not in _tasks:
+            _tasks[task_id] = (name, int(entry.get("max_episode_steps", 0)))
+            added = True
+    return added
 
 
 def _catalog() -> dict[str, tuple[str, int]]:
@@ -97,8 +103,7 @@ def _catalog() -> dict[str, tuple[str, int]]:
                     if name == "_native":
                         raise
                     continue
-            for task_id, max_steps in _steps(manifest).items():
-                _tasks.setdefault(task_id, (name, max_steps))
+            _record(name, manifest)
         _cataloged = True
         return _tasks
 
@@ -120,20 +125,15 @@ def task_module(task_id: str) -> ModuleType:
 def rescan() -> bool:
     """Load every module and add the tasks their manifests miss (e.g. ROMs added through
     ``$ALE_ROMS_DIR``, or tasks registered at run time); True if any were added."""
-    catalog = _catalog()
     added = False
     with _lock:
+        _catalog()
         for name in FAMILY_MODULES:
-            if name in unavailable:
-                continue
             try:
-                steps = _steps(load(name).task_manifest())
-            except ImportError:
+                manifest = load(name).task_manifest()
+            except ImportError:  # not built, or its library cannot load (kept in `unavailable`)
                 continue
-            for task_id, max_steps in steps.items():
-                if task_id not in catalog:
-                    catalog[task_id] = (name, max_steps)
-                    added = True
+            added |= _record(name, manifest)
     return added
 
 

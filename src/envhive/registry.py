@@ -86,7 +86,9 @@ def _task_info(task_id: str) -> dict[str, Any]:
 
     task_id = resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
     ids = backends.task_ids()
-    if task_id not in ids and not (backends.rescan() and task_id in (ids := backends.task_ids())):
+    if task_id not in ids and backends.rescan():  # a task no manifest lists (e.g. an extra ROM)
+        ids = backends.task_ids()
+    if task_id not in ids:
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
