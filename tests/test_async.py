@@ -98,12 +98,16 @@ def test_fast_envs_come_back_first() -> None:
     ids = np.concatenate([env.recv()[4]["env_id"], env.recv()[4]["env_id"]])
     assert sorted(ids.tolist()) == [0, 1, 2, 3]
     env.send(np.array([500, 1, 2, 3]), np.array([0, 1, 2, 3]))
+    start = time.perf_counter()
     for _ in range(5):
         _, rew, _, _, info = env.recv()
         ids = info["env_id"]
         assert 0 not in ids, "the slow env came back before the fast ones"
         np.testing.assert_array_equal(rew, ids)
         env.send(ids.copy(), ids)
+    # The waiting caller steps only envs known to be quick: had it taken the slow env, these
+    # batches of instant envs would have waited for its 150 ms step.
+    assert time.perf_counter() - start < 0.1
     # Stop feeding the fast envs: the last batches drain what is in flight, env 0 included,
     # with its own action's result.
     returned = []
@@ -115,6 +119,26 @@ def test_fast_envs_come_back_first() -> None:
             assert rew[row] == 500
             assert info["last_action"][row] == 500
     assert sorted(returned) == [0, 1, 2, 3]
+    env.close()
+
+
+def test_envs_progress_on_all_threads_while_the_caller_is_away() -> None:
+    # Four 40 ms steps on two threads take 80 ms; one thread would need 160 ms. The caller is one
+    # of the two threads only while it waits in recv: while it is away (here 130 ms of Python)
+    # the standby worker takes its place, so every batch is ready when it comes back.
+    env = envhive.make("Dummy-v0", num_envs=4, batch_size=2, num_threads=2, delays_us=[40_000] * 4, episode_length=0)
+    env.async_reset()
+    ids = np.concatenate([env.recv()[4]["env_id"] for _ in range(2)])
+    env.send(ids + 10, ids)
+    time.sleep(0.13)
+    start = time.perf_counter()
+    got = []
+    for _ in range(2):
+        _, rew, _, _, info = env.recv()
+        np.testing.assert_array_equal(rew, info["env_id"] + 10)
+        got.extend(info["env_id"].tolist())
+    assert time.perf_counter() - start < 0.02, "envs stepped on one thread while the caller was away"
+    assert sorted(got) == [0, 1, 2, 3]
     env.close()
 
 

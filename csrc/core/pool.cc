@@ -44,11 +44,16 @@ Pool::Pool(const TaskDef& task, Config config, PoolOptions options, const std::v
       envs_.back()->seed(seeds[static_cast<size_t>(i)]);
   }
 
-  // In sync mode the calling thread is one of the num_threads (it steps envs while it waits);
-  // in async mode it runs the caller's Python code, so all num_threads are workers.
-  const int workers = sync() ? opt_.num_threads - 1 : opt_.num_threads;
+  // The calling thread is one of the num_threads: it steps envs while it waits. In sync mode
+  // that is all it does in the pool. In async mode it runs the caller's Python code between
+  // batches, so one of the num_threads is a standby worker that steps while the caller does not
+  // (with num_threads == 1 the one thread is a worker and the caller only waits).
+  standby_ = !sync() && opt_.num_threads >= 2;
+  const int workers = sync() ? opt_.num_threads - 1 : standby_ ? opt_.num_threads - 1 : opt_.num_threads;
   participants_ = static_cast<size_t>(std::max(1, opt_.num_threads));
+  if (sync()) segments_ = std::vector<Segment>(participants_);
   for (int w = 0; w < workers; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
+  if (standby_) workers_.emplace_back([this, workers] { standby_loop(workers); });
 }
 
 Pool::~Pool() { close(); }
@@ -61,6 +66,11 @@ void Pool::close() {
     stop_.store(true, std::memory_order_seq_cst);
   }
   work_cv_.notify_all();
+  {
+    std::lock_guard<std::mutex> lock(standby_mu_);
+    standby_go_ = true;
+  }
+  standby_cv_.notify_all();
   for (auto& t : workers_) t.join();
   workers_.clear();
   for (auto& slot : ring_) {
@@ -80,6 +90,8 @@ void Pool::set_reset_option(int32_t id, std::string name, std::vector<double> va
 
 void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cmds_n, const std::byte* actions) {
   if (n == 0) return;
+  if (sync() && n != static_cast<size_t>(opt_.num_envs))
+    throw std::logic_error("a sync pool queues all its envs at once, got " + std::to_string(n));
   const uint64_t tail = queue_tail_.load(std::memory_order_relaxed);
   const size_t cap = queue_.size();
   for (size_t i = 0; i < n; ++i) {
@@ -92,6 +104,13 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
                   action_row_bytes_);
     in_flight_[static_cast<size_t>(id)] = 1;
     queue_[(tail + i) % cap] = id;
+  }
+  if (sync()) {  // every env, each once (a permutation of the ids): hand out the segments
+    const size_t parts = segments_.size();
+    for (size_t p = 0; p < parts; ++p) {
+      const uint64_t front = p * n / parts, back = (p + 1) * n / parts;
+      segments_[p].span.store(front | back << 32, std::memory_order_release);
+    }
   }
   outstanding_ += static_cast<int>(n);
   sent_total_ += n;
@@ -115,8 +134,36 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   }
 }
 
-size_t Pool::claim(int32_t* out, bool caller) {
+size_t Pool::claim_sync(int32_t* out, Helper who, size_t self) {
+  const bool solo = solo_.load(std::memory_order_relaxed);
+  if (solo && who == Helper::kWorker) return 0;
+  const size_t parts = segments_.size();
+  for (size_t k = 0; k < parts; ++k) {
+    const bool own = k == 0;  // own segment from the front, the others' from the back
+    auto& span = segments_[(self + k) % parts].span;
+    uint64_t v = span.load(std::memory_order_acquire);
+    for (;;) {
+      const uint64_t front = v & 0xffffffffu, back = v >> 32;
+      if (front >= back) break;
+      // Half of what is left (all of it when the caller runs the batch alone): the last
+      // chunks are single envs, so a thread that finishes early finds something to steal.
+      const uint64_t take = std::min<uint64_t>(solo ? back - front : (back - front + 1) / 2, kMaxChunk);
+      const uint64_t first = own ? front : back - take;
+      const uint64_t next = own ? (front + take) | back << 32 : front | (back - take) << 32;
+      if (span.compare_exchange_weak(v, next, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        for (uint64_t i = 0; i < take; ++i) out[i] = static_cast<int32_t>(first + i);
+        queue_head_.fetch_add(take, std::memory_order_acq_rel);  // keeps queue_nonempty() true to its word
+        return static_cast<size_t>(take);
+      }
+    }
+  }
+  return 0;
+}
+
+size_t Pool::claim(int32_t* out, Helper who, size_t self) {
+  if (sync()) return claim_sync(out, who, self);
   const size_t cap = queue_.size();
+  const bool caller = who != Helper::kWorker;
   uint64_t head = queue_head_.load(std::memory_order_acquire);
   for (;;) {
     const uint64_t tail = queue_tail_.load(std::memory_order_acquire);
@@ -129,19 +176,25 @@ size_t Pool::claim(int32_t* out, bool caller) {
     take = std::clamp<size_t>(take, 1, kMaxChunk);
     // Read before claiming: once the claim succeeds these slots cannot have been reused.
     for (size_t i = 0; i < take; ++i) out[i] = queue_[(head + i) % cap];
+    if (who == Helper::kQuickEnvs) {  // the queue is FIFO: stop at the first env not known quick
+      size_t quick = 0;
+      while (quick < take && env_state_[static_cast<size_t>(out[quick])].quick.load(std::memory_order_relaxed)) ++quick;
+      if (quick == 0) return 0;
+      take = quick;
+    }
     if (queue_head_.compare_exchange_weak(head, head + take, std::memory_order_acq_rel, std::memory_order_acquire))
       return take;
   }
 }
 
-bool Pool::help_once(bool caller) {
+bool Pool::help_once(Helper who, size_t self) {
   int32_t ids[kMaxChunk];
-  const size_t n = claim(ids, caller);
+  const size_t n = claim(ids, who, self);
   if (n > 0) run_chunk(ids, n);
   return n > 0;
 }
 
-void Pool::worker_loop(int index) {
+void Pool::pin_thread(int index) const {
 #if defined(__linux__)
   if (opt_.thread_affinity_offset >= 0) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -153,9 +206,20 @@ void Pool::worker_loop(int index) {
 #else
   (void)index;
 #endif
+}
+
+void Pool::worker_loop(int index) {
+  pin_thread(index);
   using clock = std::chrono::steady_clock;
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (help_once(false)) continue;
+    if (help_once(Helper::kWorker, static_cast<size_t>(index) + 1)) {
+      // Work is queued and the caller has been away (in Python) for a while: the standby steps.
+      if (standby_ && standby_asleep_.load(std::memory_order_relaxed) &&
+          !caller_helping_.load(std::memory_order_relaxed) && queue_nonempty() &&
+          now_ns() - caller_left_ns_.load(std::memory_order_relaxed) >= kStandbyAfterNs)
+        wake_standby();
+      continue;
+    }
     // Spin briefly: the next batch usually arrives within microseconds, and a futex wake-up
     // costs more than a small env's whole step. Yield while spinning: when the scheduler put
     // this worker on the caller's core, a pure spin would hold the core the caller needs.
@@ -174,6 +238,33 @@ void Pool::worker_loop(int index) {
     work_cv_.wait(lock, [this] { return stop_.load(std::memory_order_seq_cst) || queue_nonempty(); });
     sleeping_workers_.fetch_sub(1, std::memory_order_seq_cst);
   }
+}
+
+void Pool::standby_loop(int index) {
+  pin_thread(index);
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (!caller_helping_.load(std::memory_order_seq_cst) && help_once(Helper::kWorker, static_cast<size_t>(index) + 1)) continue;
+    // Nothing to step, or the caller steps: sleep until the caller or a worker hands over. With
+    // work queued and the caller away, look again every millisecond (a wake-up can race ahead).
+    std::unique_lock<std::mutex> lock(standby_mu_);
+    standby_asleep_.store(true, std::memory_order_seq_cst);
+    const auto ready = [this] { return standby_go_ || stop_.load(std::memory_order_seq_cst); };
+    if (!caller_helping_.load(std::memory_order_seq_cst) && queue_nonempty())
+      standby_cv_.wait_for(lock, std::chrono::milliseconds(1), ready);
+    else
+      standby_cv_.wait(lock, ready);
+    standby_go_ = false;
+    standby_asleep_.store(false, std::memory_order_relaxed);
+  }
+}
+
+void Pool::wake_standby() {
+  if (!standby_asleep_.load(std::memory_order_seq_cst)) return;
+  {
+    std::lock_guard<std::mutex> lock(standby_mu_);
+    standby_go_ = true;
+  }
+  standby_cv_.notify_one();
 }
 
 void Pool::notify_waiter() {
@@ -288,10 +379,19 @@ void Pool::write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row)
 
 void Pool::run_chunk(const int32_t* ids, size_t n) {
   using clock = std::chrono::steady_clock;
-  const bool timed = sync() && participants_ > 1;  // the estimate only steers sync dispatch
+  // One clock pair per chunk: in sync pools it feeds the estimate that steers dispatch's solo
+  // choice, in async pools it tells which envs are quick enough for the waiting caller.
+  const bool timed = !sync() || participants_ > 1;
   const auto start = timed ? clock::now() : clock::time_point{};
+  bool stepped[kMaxChunk];
+  for (size_t j = 0; j < n; ++j) stepped[j] = env_state_[static_cast<size_t>(ids[j])].cmd == Command::kStep;
   Outcome out[kMaxChunk];
   for (size_t j = 0; j < n; ++j) out[j] = advance(ids[j]);
+  if (timed && !sync()) {  // before the rows are published: the caller may send these envs at once
+    const bool quick = std::chrono::duration<double, std::nano>(clock::now() - start).count() < kQuickBelowNs;
+    for (size_t j = 0; j < n; ++j)  // every env of a quick chunk was quick; a reset does not vouch for steps
+      if (stepped[j] || !quick) env_state_[static_cast<size_t>(ids[j])].quick.store(quick, std::memory_order_relaxed);
+  }
   // One claim of output indexes and one count per batch for the whole chunk: per-env atomics on
   // lines every thread shares cost more than a small env's step when the cores are far apart.
   const uint64_t bs = static_cast<uint64_t>(opt_.batch_size);
@@ -312,7 +412,7 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
     batch_done |= done == opt_.batch_size;
     j += rows;
   }
-  if (timed) {  // running mean of an env's cost (benign races: it only steers dispatch's solo choice)
+  if (timed && sync()) {  // running mean of an env's cost (benign races: it only steers dispatch's solo choice)
     const double ns = std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n);
     const double mean = env_ns_.load(std::memory_order_relaxed);
     env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);

@@ -72,14 +72,16 @@ class Pool {
   template <class Interrupted>
   bool wait_batch(std::optional<std::chrono::steady_clock::time_point> deadline, Interrupted&& interrupted) {
     Slot& slot = ring_[recv_count_ % ring_.size()];
-    // Only in sync mode does the caller step envs itself. In async mode the num_threads workers
-    // step them: a caller inside a slow env's step could not return a batch that is ready (nor
-    // honour a timeout), and the fast envs would wait for it -- the case async mode exists for.
-    // Measured and rejected: an async caller that steps envs while it waits (num_threads - 1
-    // workers) ran HalfCheetah 8 envs / batch 4 at 0.96x the physical limit instead of 0.88x, but
-    // one slow env could then hold back every ready batch.
+    // The waiting caller steps queued envs itself: it is one of the num_threads. In async mode it
+    // takes only envs known to be quick (Helper::kQuickEnvs): a caller inside a slow env's step
+    // could not return a batch that is ready, and the fast envs would wait for it -- the case
+    // async mode exists for. A standby worker steps in whenever the caller does not (see
+    // standby_loop). A recv with a timeout only waits, so its deadline holds.
+    const Helper help = sync()                   ? Helper::kAnyEnv
+                        : deadline || !standby_ ? Helper::kNone
+                                                : Helper::kQuickEnvs;
     return wait_until([&] { return slot.finished.load(std::memory_order_acquire) >= opt_.batch_size; },
-                      deadline, interrupted, sync());
+                      deadline, interrupted, help);
   }
   // After wait_batch succeeded: takes the batch's block (the caller now owns it and must give
   // it back through recycler()->release), marks its envs idle and returns failures of its envs.
@@ -91,7 +93,7 @@ class Pool {
     const uint64_t target = sent_total_;
     drain_target_.store(target, std::memory_order_seq_cst);
     const bool ok = wait_until([&] { return completed_total_.load(std::memory_order_acquire) >= target; },
-                               std::nullopt, interrupted, true);
+                               std::nullopt, interrupted, Helper::kAnyEnv);
     drain_target_.store(UINT64_MAX, std::memory_order_relaxed);
     if (ok) rebase();
     return ok;
@@ -100,6 +102,12 @@ class Pool {
   void close();
 
  private:
+  // Who claims queued envs: a worker, or the waiting caller -- any env, only quick envs, or none.
+  enum class Helper : uint8_t { kWorker, kAnyEnv, kQuickEnvs, kNone };
+  // An env is quick when the chunk of its last step took under this long: the longest an async
+  // caller that steps it can keep a ready batch waiting.
+  static constexpr double kQuickBelowNs = 1'000'000;
+
   struct alignas(64) Slot {
     std::atomic<std::byte*> block{nullptr};
     std::atomic<int> finished{0};
@@ -115,48 +123,91 @@ class Pool {
     std::string error;  // set by a worker when the env threw
     bool failed = false;
     bool restart = false;  // the env threw: its next step starts a new episode (unless DISABLED)
+    // Async pools: its last step ran in a chunk under kQuickBelowNs (unknown until it stepped
+    // once). Written by the stepping thread, read by the caller's claim: atomic.
+    std::atomic<bool> quick{false};
+  };
+
+  // While the caller waits in the pool it marks itself helping (the standby worker then stays
+  // out); when it leaves, or cannot take what is queued, it lets the standby step.
+  class CallerPresence {
+   public:
+    CallerPresence(Pool& pool, Helper help) : pool_(pool), helping_(help != Helper::kNone) {
+      pool_.caller_helping_.store(helping_, std::memory_order_seq_cst);
+      if (!helping_ && pool_.queue_nonempty()) pool_.wake_standby();
+    }
+    ~CallerPresence() {
+      pool_.caller_left_ns_.store(now_ns(), std::memory_order_relaxed);
+      pool_.caller_helping_.store(false, std::memory_order_seq_cst);
+    }
+    CallerPresence(const CallerPresence&) = delete;
+    CallerPresence& operator=(const CallerPresence&) = delete;
+    void helping() {
+      if (!helping_) pool_.caller_helping_.store(helping_ = true, std::memory_order_seq_cst);
+    }
+    void cannot_help() {
+      if (helping_) pool_.caller_helping_.store(helping_ = false, std::memory_order_seq_cst);
+      if (pool_.queue_nonempty()) pool_.wake_standby();
+    }
+
+   private:
+    Pool& pool_;
+    bool helping_;
   };
 
   template <class Pred, class Interrupted>
   bool wait_until(Pred&& done, std::optional<std::chrono::steady_clock::time_point> deadline,
-                  Interrupted&& interrupted, bool help) {
+                  Interrupted&& interrupted, Helper help) {
     using clock = std::chrono::steady_clock;
     // Poll for 50 us before sleeping (a futex wake-up costs more than a small batch), yielding
-    // the core on every poll: pool threads can share a core (async mode runs num_threads
-    // workers beside the caller; the scheduler may co-locate threads), and a pause-spin there
-    // holds the core the others need until the next scheduler tick (measured 2-3x slower).
+    // the core on every poll: pool threads can share a core (the scheduler may co-locate
+    // threads), and a pause-spin there holds the core the others need until the next scheduler
+    // tick (measured 2-3x slower).
     const auto spin = std::chrono::microseconds(50);
     auto spin_until = clock::now() + spin;
+    std::optional<CallerPresence> presence;
+    if (standby_) presence.emplace(*this, help);
     for (;;) {
       if (done()) return true;
-      if (help && help_once(true)) {
+      if (help != Helper::kNone && help_once(help, 0)) {
+        if (presence) presence->helping();
         spin_until = clock::now() + spin;
         continue;
       }
+      // Async: the next queued env is not known quick; the standby takes it.
+      if (presence && help == Helper::kQuickEnvs && queue_nonempty()) presence->cannot_help();
       const auto now = clock::now();
       if (deadline && now >= *deadline) return false;
       if (now < spin_until) {
         std::this_thread::yield();
         continue;
       }
+      if (presence) presence->cannot_help();  // asleep, it steps nothing
       {
         std::unique_lock<std::mutex> lock(wait_mu_);
         waiter_sleeping_.store(true, std::memory_order_seq_cst);
         auto until = now + std::chrono::milliseconds(20);
         if (deadline && *deadline < until) until = *deadline;
-        // Queued work wakes the caller only if it helps; otherwise it would loop retaking the GIL.
-        wait_cv_.wait_until(lock, until, [&] { return done() || (help && queue_nonempty()); });
+        // Queued work wakes the caller only if it can take it; otherwise it would loop retaking the
+        // GIL. (Async: only the caller queues work, so nothing new arrives while it sleeps.)
+        wait_cv_.wait_until(lock, until, [&] { return done() || (help == Helper::kAnyEnv && queue_nonempty()); });
         waiter_sleeping_.store(false, std::memory_order_relaxed);
       }
       if (interrupted()) return false;
     }
   }
 
+  static int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
   bool queue_nonempty() const {
     return queue_head_.load(std::memory_order_seq_cst) < queue_tail_.load(std::memory_order_seq_cst);
   }
-  size_t claim(int32_t* out, bool caller);  // claim a chunk of queued env ids; returns how many
-  bool help_once(bool caller);               // claim and run one chunk on the calling thread
+  // Claim a chunk of queued env ids for participant `self` (the caller is 0); returns how many.
+  size_t claim(int32_t* out, Helper who, size_t self);
+  size_t claim_sync(int32_t* out, Helper who, size_t self);
+  bool help_once(Helper who, size_t self);  // claim and run one chunk on the calling thread
   struct Outcome {
     double reward = 0.0;
     bool terminated = false, truncated = false, ended = false;
@@ -165,6 +216,9 @@ class Pool {
   void write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row);
   void run_chunk(const int32_t* ids, size_t n);  // advance each env, then publish all rows at once
   void worker_loop(int index);
+  void standby_loop(int index);
+  void wake_standby();
+  void pin_thread(int index) const;
   void notify_waiter();
   void rebase();
 
@@ -187,6 +241,16 @@ class Pool {
   static constexpr double kSharedAboveNs = 16'000;
   alignas(64) std::atomic<double> env_ns_{-1.0};  // own line: written per chunk
   alignas(64) std::atomic<bool> solo_{false};     // set by dispatch: this batch is the caller's only
+
+  // Sync pools: every call queues all envs, so instead of the ring each participant (the
+  // caller is 0) owns a fixed segment of env ids, steps it from the front and then steals from
+  // the back of the others' segments. An env is thus stepped by the same thread call after
+  // call and its data stays in that core's cache (HalfCheetah-v5: a step that moves to another
+  // core costs 10% more). span: front in the low 32 bits, back in the high 32.
+  struct alignas(64) Segment {
+    std::atomic<uint64_t> span{0};
+  };
+  std::vector<Segment> segments_;
 
   // Work queue: a ring of env ids; single producer (the caller), many consumers.
   std::vector<int32_t> queue_;
@@ -211,6 +275,20 @@ class Pool {
   std::condition_variable wait_cv_;
   std::atomic<bool> waiter_sleeping_{false};
   std::atomic<bool> stop_{false};
+
+  // Async pools with num_threads >= 2 run num_threads - 1 workers and a standby: the waiting
+  // caller is the num_threads-th, and the standby steps only while the caller does not -- it has
+  // been out of recv for kStandbyAfterNs (the workers wake the standby then), or it cannot take
+  // the next queued env, or it sleeps. So at most num_threads threads step at once, and no
+  // context switch is paid per batch.
+  static constexpr int64_t kStandbyAfterNs = 50'000;
+  bool standby_ = false;
+  alignas(64) std::atomic<bool> caller_helping_{false};
+  std::atomic<int64_t> caller_left_ns_{0};
+  std::mutex standby_mu_;
+  std::condition_variable standby_cv_;
+  bool standby_go_ = false;  // guarded by standby_mu_
+  std::atomic<bool> standby_asleep_{false};
   bool closed_ = false;
   std::vector<std::thread> workers_;
 };
