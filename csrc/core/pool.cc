@@ -32,7 +32,6 @@ Pool::Pool(const TaskDef& task, Config config, PoolOptions options, const std::v
   const auto& act = spaces_.action;
   action_row_bytes_ = act.kind == SpaceSpec::Kind::kDiscrete ? sizeof(int64_t) : act.bytes();
   actions_.assign(static_cast<size_t>(n) * std::max<size_t>(action_row_bytes_, 1), std::byte{0});
-  queue_.assign(static_cast<size_t>(n), 0);
   in_flight_.assign(static_cast<size_t>(n), 0);
   env_state_ = std::vector<EnvState>(static_cast<size_t>(n));
   envs_.reserve(static_cast<size_t>(n));
@@ -51,7 +50,13 @@ Pool::Pool(const TaskDef& task, Config config, PoolOptions options, const std::v
   standby_ = !sync() && opt_.num_threads >= 2;
   const int workers = sync() ? opt_.num_threads - 1 : standby_ ? opt_.num_threads - 1 : opt_.num_threads;
   participants_ = static_cast<size_t>(std::max(1, opt_.num_threads));
-  if (sync()) segments_ = std::vector<Segment>(participants_);
+  if (sync()) {
+    segments_ = std::vector<Segment>(participants_);
+  } else {
+    lanes_ = std::vector<Lane>(participants_);
+    lane_ring_.assign(participants_ * static_cast<size_t>(n), 0);
+    lane_tail_scratch_.assign(participants_, 0);
+  }
   for (int w = 0; w < workers; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
   if (standby_) workers_.emplace_back([this, workers] { standby_loop(workers); });
 }
@@ -92,8 +97,6 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   if (n == 0) return;
   if (sync() && n != static_cast<size_t>(opt_.num_envs))
     throw std::logic_error("a sync pool queues all its envs at once, got " + std::to_string(n));
-  const uint64_t tail = queue_tail_.load(std::memory_order_relaxed);
-  const size_t cap = queue_.size();
   for (size_t i = 0; i < n; ++i) {
     const int32_t id = ids[i];
     auto& st = env_state_[static_cast<size_t>(id)];
@@ -103,17 +106,7 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
       std::memcpy(actions_.data() + static_cast<size_t>(id) * action_row_bytes_, actions + i * action_row_bytes_,
                   action_row_bytes_);
     in_flight_[static_cast<size_t>(id)] = 1;
-    queue_[(tail + i) % cap] = id;
   }
-  if (sync()) {  // every env, each once (a permutation of the ids): hand out the segments
-    const size_t parts = segments_.size();
-    for (size_t p = 0; p < parts; ++p) {
-      const uint64_t front = p * n / parts, back = (p + 1) * n / parts;
-      segments_[p].span.store(front | back << 32, std::memory_order_release);
-    }
-  }
-  outstanding_ += static_cast<int>(n);
-  sent_total_ += n;
   const double batch_ns = env_ns_.load(std::memory_order_relaxed) * static_cast<double>(n);
   const bool was_solo = solo_.load(std::memory_order_relaxed);
   bool solo = was_solo;
@@ -123,8 +116,25 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
     solo = true;
   else if (batch_ns > kSharedAboveNs)
     solo = false;
-  if (solo != was_solo) solo_.store(solo, std::memory_order_relaxed);  // published with the tail below
-  queue_tail_.store(tail + n, std::memory_order_seq_cst);
+  if (solo != was_solo) solo_.store(solo, std::memory_order_relaxed);  // published with the work below
+  const size_t parts = participants_;
+  const size_t num = static_cast<size_t>(opt_.num_envs);
+  if (sync()) {  // every env, each once (a permutation of the ids): hand out the segments
+    for (size_t p = 0; p < parts; ++p) {
+      const uint64_t front = p * n / parts, back = (p + 1) * n / parts;
+      segments_[p].span.store(front | back << 32, std::memory_order_release);
+    }
+  } else {  // append each env to its lane, in the order sent (a lane never holds an env twice)
+    for (size_t p = 0; p < parts; ++p) lane_tail_scratch_[p] = lanes_[p].tail.load(std::memory_order_relaxed);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t lane = lane_of(ids[i]);
+      lane_ring_[lane * num + lane_tail_scratch_[lane]++ % num] = ids[i];
+    }
+    for (size_t p = 0; p < parts; ++p) lanes_[p].tail.store(lane_tail_scratch_[p], std::memory_order_release);
+  }
+  outstanding_ += static_cast<int>(n);
+  sent_total_ += n;
+  queue_tail_.store(queue_tail_.load(std::memory_order_relaxed) + n, std::memory_order_seq_cst);
   if (!solo && sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
     { std::lock_guard<std::mutex> lock(work_mu_); }
     if (n > 1)
@@ -162,29 +172,34 @@ size_t Pool::claim_sync(int32_t* out, Helper who, size_t self) {
 
 size_t Pool::claim(int32_t* out, Helper who, size_t self) {
   if (sync()) return claim_sync(out, who, self);
-  const size_t cap = queue_.size();
-  const bool caller = who != Helper::kWorker;
-  uint64_t head = queue_head_.load(std::memory_order_acquire);
-  for (;;) {
-    const uint64_t tail = queue_tail_.load(std::memory_order_acquire);
-    if (head >= tail) return 0;
-    const bool solo = solo_.load(std::memory_order_relaxed);
-    if (solo && !caller) return 0;
-    const size_t avail = static_cast<size_t>(tail - head);
-    // Split what is queued among the participants, a few chunks each, so a slow chunk is stolen.
-    size_t take = solo ? avail : (avail + 2 * participants_ - 1) / (2 * participants_);
-    take = std::clamp<size_t>(take, 1, kMaxChunk);
-    // Read before claiming: once the claim succeeds these slots cannot have been reused.
-    for (size_t i = 0; i < take; ++i) out[i] = queue_[(head + i) % cap];
-    if (who == Helper::kQuickEnvs) {  // the queue is FIFO: stop at the first env not known quick
-      size_t quick = 0;
-      while (quick < take && env_state_[static_cast<size_t>(out[quick])].quick.load(std::memory_order_relaxed)) ++quick;
-      if (quick == 0) return 0;
-      take = quick;
+  // Async: the own lane first, then the others', each oldest first.
+  const size_t num = static_cast<size_t>(opt_.num_envs);
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    const size_t lane = (self + k) % lanes_.size();
+    Lane& l = lanes_[lane];
+    const int32_t* ring = lane_ring_.data() + lane * num;
+    uint64_t head = l.head.load(std::memory_order_acquire);
+    for (;;) {
+      const uint64_t tail = l.tail.load(std::memory_order_acquire);
+      if (head >= tail) break;
+      // Half of what is queued there, so what is left can be stolen.
+      size_t take = std::min<size_t>(static_cast<size_t>(tail - head + 1) / 2, kMaxChunk);
+      // Read before claiming: once the claim succeeds these slots cannot have been reused.
+      for (size_t i = 0; i < take; ++i) out[i] = ring[(head + i) % num];
+      if (who == Helper::kQuickEnvs) {  // FIFO: stop at the first env not known quick
+        size_t quick = 0;
+        while (quick < take && env_state_[static_cast<size_t>(out[quick])].quick.load(std::memory_order_relaxed))
+          ++quick;
+        if (quick == 0) break;
+        take = quick;
+      }
+      if (l.head.compare_exchange_weak(head, head + take, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        queue_head_.fetch_add(take, std::memory_order_acq_rel);  // keeps queue_nonempty() true to its word
+        return take;
+      }
     }
-    if (queue_head_.compare_exchange_weak(head, head + take, std::memory_order_acq_rel, std::memory_order_acquire))
-      return take;
   }
+  return 0;
 }
 
 bool Pool::help_once(Helper who, size_t self) {
@@ -243,7 +258,8 @@ void Pool::worker_loop(int index) {
 void Pool::standby_loop(int index) {
   pin_thread(index);
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (!caller_helping_.load(std::memory_order_seq_cst) && help_once(Helper::kWorker, static_cast<size_t>(index) + 1)) continue;
+    // Lane 0 first: the standby stands in for the caller.
+    if (!caller_helping_.load(std::memory_order_seq_cst) && help_once(Helper::kWorker, 0)) continue;
     // Nothing to step, or the caller steps: sleep until the caller or a worker hands over. With
     // work queued and the caller away, look again every millisecond (a wake-up can race ahead).
     std::unique_lock<std::mutex> lock(standby_mu_);

@@ -252,8 +252,22 @@ class Pool {
   };
   std::vector<Segment> segments_;
 
-  // Work queue: a ring of env ids; single producer (the caller), many consumers.
-  std::vector<int32_t> queue_;
+  // Async pools: one FIFO lane of queued env ids per participant (the caller and the standby
+  // share lane 0), each env always in the same lane (by its id's segment). A thread takes from
+  // its own lane, oldest first, then from the others': an env is mostly stepped on one core,
+  // and nothing waits behind more than its lane's newer envs. Single producer (the caller),
+  // many consumers; each lane a ring of num_envs slots in lane_ring_.
+  struct alignas(64) Lane {
+    std::atomic<uint64_t> head{0};
+    std::atomic<uint64_t> tail{0};
+  };
+  std::vector<Lane> lanes_;
+  std::vector<int32_t> lane_ring_;
+  std::vector<uint64_t> lane_tail_scratch_;  // dispatch only
+  size_t lane_of(int32_t id) const {
+    return static_cast<size_t>(id) * lanes_.size() / static_cast<size_t>(opt_.num_envs);
+  }
+  // Envs queued and claimed so far, over all lanes or segments: queue_nonempty().
   alignas(64) std::atomic<uint64_t> queue_head_{0};
   alignas(64) std::atomic<uint64_t> queue_tail_{0};
 
