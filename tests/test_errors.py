@@ -398,8 +398,10 @@ def test_worker_failure_on_first_step_then_reset() -> None:
 def test_worker_exception_in_async_mode() -> None:
     env = envhive.make("Dummy-v0", num_envs=4, batch_size=2, num_threads=2, fail_env=2, fail_step=3, episode_length=0)
     env.async_reset()
+    # Which envs come back first is up to the threads; env 2 reaches its third step within a
+    # few rounds, but allow many.
     with pytest.raises(envhive.EnvError) as excinfo:
-        for _ in range(50):
+        for _ in range(2000):
             _, _, _, _, info = env.recv()
             env.send(np.zeros(2, dtype=np.int64), info["env_id"])
     assert excinfo.value.env_id == 2

@@ -46,6 +46,14 @@ class Env {
     throw std::invalid_argument("reset option '" + name + "' is not supported by this task");
   }
 
+  // Optional: the part of the next step that does not depend on the action, done ahead of it by
+  // a pool thread that would otherwise wait (sync pools). The next step() must produce exactly
+  // what it would have without it; reset() discards it. Never called concurrently with any other
+  // call on this env. can_prepare() is asked once per pool: false (the default) keeps the pool
+  // from ever calling prepare().
+  virtual bool can_prepare() const { return false; }
+  virtual void prepare() {}
+
   // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would.
   void seed(uint64_t s) { rng_.seed(s); }
   void seed_from_os() { rng_.seed_from_os(); }

@@ -126,6 +126,8 @@ class Pool {
     // Async pools: its last step ran in a chunk under kQuickBelowNs (unknown until it stepped
     // once). Written by the stepping thread, read by the caller's claim: atomic.
     std::atomic<bool> quick{false};
+    // Pools whose envs prepare (sync): held while the env steps or prepares.
+    std::atomic<bool> busy{false};
   };
 
   // While the caller waits in the pool it marks itself helping (the standby worker then stays
@@ -174,6 +176,8 @@ class Pool {
         spin_until = clock::now() + spin;
         continue;
       }
+      // Sync: nothing left to claim, so prepare one of the caller's own stepped envs.
+      if (help == Helper::kAnyEnv && prepare_ && prepare_one(0)) continue;
       // Async: the next queued env is not known quick; the standby takes it.
       if (presence && help == Helper::kQuickEnvs && queue_nonempty()) presence->cannot_help();
       const auto now = clock::now();
@@ -215,6 +219,7 @@ class Pool {
   Outcome advance(int32_t id);  // run the env's queued command (step, reset or emit)
   void write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row);
   void run_chunk(const int32_t* ids, size_t n);  // advance each env, then publish all rows at once
+  bool prepare_one(size_t self);  // prepare one env `self` stepped in this call; false if none
   void worker_loop(int index);
   void standby_loop(int index);
   void wake_standby();
@@ -251,6 +256,16 @@ class Pool {
     std::atomic<uint64_t> span{0};
   };
   std::vector<Segment> segments_;
+  // Sync pools whose envs can prepare (Env::prepare): a participant with nothing to claim
+  // prepares the envs it stepped in this call (kept in its own list, tagged with the call), so
+  // the tail of a call and the caller's Python between calls do part of the next call's work.
+  struct alignas(64) PrepareList {
+    std::vector<int32_t> ids;
+    uint64_t call = 0;
+  };
+  bool prepare_ = false;
+  std::vector<PrepareList> prepare_lists_;
+  std::atomic<uint64_t> call_{0};  // sync dispatches so far
 
   // Async pools: one FIFO lane of queued env ids per participant (the caller and the standby
   // share lane 0), each env always in the same lane (by its id's segment). A thread takes from
@@ -263,6 +278,7 @@ class Pool {
   };
   std::vector<Lane> lanes_;
   std::vector<int32_t> lane_ring_;
+  std::vector<uint64_t> lane_seq_;  // beside each slot: its place in the order sent
   std::vector<uint64_t> lane_tail_scratch_;  // dispatch only
   size_t lane_of(int32_t id) const {
     return static_cast<size_t>(id) * lanes_.size() / static_cast<size_t>(opt_.num_envs);

@@ -64,6 +64,7 @@ class ForwardMotionEnv : public MujocoEnv {
  protected:
   ForwardMotionEnv(ModelPtr model, const Params& p) : MujocoEnv(std::move(model), p.common.frame_skip), p_(p) {
     post_constraint_ = false;  // nothing reads cacc / cfrc_*
+    prepare_ok_ = true;        // a step reads only qpos before simulating
   }
 
   // forward_reward - ctrl_cost (both tasks' reward), keeping the two terms for the infos.

@@ -189,6 +189,7 @@ MujocoEnv::~MujocoEnv() {
 }
 
 void MujocoEnv::reset() {
+  prepared_ = false;
   if (physics_dirty_) apply_physics_options();
   mj_resetData(m_, d_);
   reset_model();

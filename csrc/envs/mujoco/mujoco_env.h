@@ -196,6 +196,19 @@ class MujocoEnv : public Env {
   // body / geom / actuator; they stay in effect for later episodes until set again.
   void set_reset_option(const std::string& name, const std::vector<double>& values) override;
 
+  // Tasks whose step reads nothing MuJoCo derives (xpos, contacts, ...) before simulating may set
+  // prepare_ok_: then, with an Euler or implicit integrator, prepare() runs mj_step1 -- the
+  // position and velocity stages, which do not read ctrl -- and the next step starts with
+  // mj_step2. mj_step1 + mj_step2 is bit for bit mj_step for those integrators (MuJoCo's
+  // documented split; RK4 would fall back to Euler, so it is excluded). A task that read xpos
+  // before simulating would see it recomputed from the new qpos, so it is opt-in.
+  bool can_prepare() const override { return prepare_ok_ && m_->opt.integrator != mjINT_RK4; }
+  void prepare() override {
+    if (prepared_) return;
+    mj_step1(m_, d_);
+    prepared_ = true;
+  }
+
   const mjModel* model() const { return m_; }
   const mjData* data() const { return d_; }
 
@@ -207,11 +220,18 @@ class MujocoEnv : public Env {
   // only fills those outputs and does not change the trajectory.
   void do_simulation(const float* action) {
     for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = static_cast<double>(action[i]);
-    for (int i = 0; i < frame_skip_; ++i) mj_step(m_, d_);
+    int i = 0;
+    if (prepared_) {  // the first mj_step's mj_step1 ran in prepare()
+      prepared_ = false;
+      mj_step2(m_, d_);
+      i = 1;
+    }
+    for (; i < frame_skip_; ++i) mj_step(m_, d_);
     if (post_constraint_) mj_rnePostConstraint(m_, d_);
   }
   // Gymnasium's set_state: qpos, qvel, then mj_forward.
   void set_state(const double* qpos, const double* qvel) {
+    prepared_ = false;
     std::memcpy(d_->qpos, qpos, sizeof(double) * static_cast<size_t>(m_->nq));
     std::memcpy(d_->qvel, qvel, sizeof(double) * static_cast<size_t>(m_->nv));
     mj_forward(m_, d_);
@@ -242,8 +262,10 @@ class MujocoEnv : public Env {
   int frame_skip_ = 1;
   double dt_ = 0.0;  // model.opt.timestep * frame_skip
   bool post_constraint_ = true;
+  bool prepare_ok_ = false;  // see can_prepare()
 
  private:
+  bool prepared_ = false;  // mj_step1 of the next step has run
   void apply_physics_options();
 
   ModelPtr shared_;
