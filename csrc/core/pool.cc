@@ -226,7 +226,11 @@ size_t Pool::claim(int32_t* out, Helper who, size_t self) {
           ++quick;
         if (quick == 0 && k == 0 && overdue) return 0;  // the caller must not overtake it: the standby steps it
         if (quick == 0) break;
-        take = quick;
+        // About kCallerChunkNs of work at most (one env at least): a batch that completes
+        // meanwhile waits for the caller's chunk, and its lane's owner may then run dry.
+        const double each = env_ns_.load(std::memory_order_relaxed);
+        const size_t budget = each > 0.0 ? static_cast<size_t>(kCallerChunkNs / each) : 1;
+        take = std::clamp<size_t>(budget, 1, quick);
       }
       if (l.head.compare_exchange_weak(head, head + take, std::memory_order_acq_rel, std::memory_order_acquire)) {
         queue_head_.fetch_add(take, std::memory_order_acq_rel);  // keeps queue_nonempty() true to its word
@@ -471,7 +475,10 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
         std::this_thread::yield();
   for (size_t j = 0; j < n; ++j) out[j] = advance(ids[j]);
   if (timed && !sync()) {  // before the rows are published: the caller may send these envs at once
-    const bool quick = std::chrono::duration<double, std::nano>(clock::now() - start).count() < kQuickBelowNs;
+    const double chunk_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
+    const double mean = env_ns_.load(std::memory_order_relaxed), ns = chunk_ns / static_cast<double>(n);
+    env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);  // sizes the caller's claims
+    const bool quick = chunk_ns < kQuickBelowNs;
     for (size_t j = 0; j < n; ++j)  // every env of a quick chunk was quick; a reset does not vouch for steps
       if (stepped[j] || !quick) env_state_[static_cast<size_t>(ids[j])].quick.store(quick, std::memory_order_relaxed);
   }

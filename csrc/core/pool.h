@@ -107,6 +107,8 @@ class Pool {
   // An env is quick when the chunk of its last step took under this long: the longest an async
   // caller that steps it can keep a ready batch waiting.
   static constexpr double kQuickBelowNs = 1'000'000;
+  // The most work (by the running mean of an env's cost) an async caller claims at once.
+  static constexpr double kCallerChunkNs = 20'000;
 
   struct alignas(64) Slot {
     std::atomic<std::byte*> block{nullptr};
@@ -241,7 +243,7 @@ class Pool {
   // kSoloBelowNs goes solo, one above kSharedAboveNs is shared again (the gap keeps a batch near
   // the line from flipping every call, which would put the workers to sleep and wake them). The
   // estimate is a running mean of the time an env takes (step and write), in ns; -1 until the
-  // first chunk ran.
+  // first chunk ran. Async pools keep the same mean (of the step alone) to size the caller's claims.
   static constexpr double kSoloBelowNs = 8'000;
   static constexpr double kSharedAboveNs = 16'000;
   alignas(64) std::atomic<double> env_ns_{-1.0};  // own line: written per chunk
