@@ -29,7 +29,8 @@ NATIVE_AUTORESET = {mode: name for name, mode in AUTORESET_MODES.items()}
 POOL_KWARGS: dict[str, str] = {
     "num_envs": "number of environments (>= 1); default 1",
     "batch_size": "envs returned per recv(); num_envs (default) is sync mode, fewer is async mode",
-    "num_threads": "threads stepping envs (sync mode counts the caller's, which steps envs while it waits); "
+    "num_threads": "threads stepping envs at once, the caller's included (it steps envs while it waits; "
+    "in async mode only quick ones, and a standby worker steps while it is away); "
     "at most num_envs, default min(cores, num_envs)",
     "thread_affinity_offset": "pin worker i to core offset + i; -1 (default) does not pin",
     "seed": "int (env i gets seed + i; default 42), a sequence of num_envs ints, or None (OS entropy)",
