@@ -48,7 +48,7 @@ Pool::Pool(const TaskDef& task, Config config, PoolOptions options, const std::v
   // batches, so one of the num_threads is a standby worker that steps while the caller does not
   // (with num_threads == 1 the one thread is a worker and the caller only waits).
   standby_ = !sync() && opt_.num_threads >= 2;
-  const int workers = sync() ? opt_.num_threads - 1 : standby_ ? opt_.num_threads - 1 : opt_.num_threads;
+  const int workers = sync() || standby_ ? opt_.num_threads - 1 : opt_.num_threads;
   participants_ = static_cast<size_t>(std::max(1, opt_.num_threads));
   if (sync()) {
     segments_ = std::vector<Segment>(participants_);
@@ -466,8 +466,9 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
   // choice, in async pools it tells which envs are quick enough for the waiting caller.
   const bool timed = !sync() || participants_ > 1;
   const auto start = timed ? clock::now() : clock::time_point{};
-  bool stepped[kMaxChunk];
-  for (size_t j = 0; j < n; ++j) stepped[j] = env_state_[static_cast<size_t>(ids[j])].cmd == Command::kStep;
+  bool stepped[kMaxChunk];  // async: which envs run a step (not a reset), for their quick flags
+  if (!sync())
+    for (size_t j = 0; j < n; ++j) stepped[j] = env_state_[static_cast<size_t>(ids[j])].cmd == Command::kStep;
   Outcome out[kMaxChunk];
   if (prepare_)  // an env being prepared finishes that first (a few us at most)
     for (size_t j = 0; j < n; ++j)
@@ -476,8 +477,7 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
   for (size_t j = 0; j < n; ++j) out[j] = advance(ids[j]);
   if (timed && !sync()) {  // before the rows are published: the caller may send these envs at once
     const double chunk_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
-    const double mean = env_ns_.load(std::memory_order_relaxed), ns = chunk_ns / static_cast<double>(n);
-    env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);  // sizes the caller's claims
+    record_env_ns(chunk_ns / static_cast<double>(n));  // sizes the caller's claims
     const bool quick = chunk_ns < kQuickBelowNs;
     for (size_t j = 0; j < n; ++j)  // every env of a quick chunk was quick; a reset does not vouch for steps
       if (stepped[j] || !quick) env_state_[static_cast<size_t>(ids[j])].quick.store(quick, std::memory_order_relaxed);
@@ -504,14 +504,17 @@ void Pool::run_chunk(const int32_t* ids, size_t n) {
     batch_done |= done == opt_.batch_size;
     j += rows;
   }
-  if (timed && sync()) {  // running mean of an env's cost (benign races: it only steers dispatch's solo choice)
-    const double ns = std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n);
-    const double mean = env_ns_.load(std::memory_order_relaxed);
-    env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);
-  }
+  if (timed && sync())  // steers dispatch's solo choice
+    record_env_ns(std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n));
   const uint64_t completed = completed_total_.fetch_add(n, std::memory_order_seq_cst) + n;
   const uint64_t target = drain_target_.load(std::memory_order_seq_cst);
   if (batch_done || (completed - n < target && completed >= target)) notify_waiter();
+}
+
+void Pool::record_env_ns(double ns) {
+  // A running mean; the races between threads are benign (it only steers heuristics).
+  const double mean = env_ns_.load(std::memory_order_relaxed);
+  env_ns_.store(mean < 0.0 ? ns : 0.9 * mean + 0.1 * ns, std::memory_order_relaxed);
 }
 
 std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {

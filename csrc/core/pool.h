@@ -221,6 +221,7 @@ class Pool {
   Outcome advance(int32_t id);  // run the env's queued command (step, reset or emit)
   void write_row(int32_t id, const Outcome& out, std::byte* blk, size_t row);
   void run_chunk(const int32_t* ids, size_t n);  // advance each env, then publish all rows at once
+  void record_env_ns(double ns);                 // fold one env's cost into env_ns_
   bool prepare_one(size_t self);  // prepare one env `self` stepped in this call; false if none
   void worker_loop(int index);
   void standby_loop(int index);
