@@ -271,7 +271,8 @@ class Pool {
   std::atomic<uint64_t> call_{0};  // sync dispatches so far
 
   // Async pools: one FIFO lane of queued env ids per participant (the caller and the standby
-  // share lane 0), each env always in the same lane (by its id's segment). A thread takes from
+  // share lane 0), each env always in the same lane (lane_of: id * lanes / num_envs, a contiguous
+  // range of ids, like a sync segment though not cut at the same ids). A thread takes from
   // its own lane, oldest first, then from the others': an env is mostly stepped on one core,
   // and nothing waits behind more than its lane's newer envs. Single producer (the caller),
   // many consumers; each lane a ring of num_envs slots in lane_ring_.
