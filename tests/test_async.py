@@ -247,8 +247,8 @@ def test_async_spaces_are_batched_by_batch_size() -> None:
     assert env.observation_space.shape == (3, 4)
     assert env.action_space.shape == (3,)
     assert env.single_observation_space.shape == (4,)
-    assert envhive.make_spec("CartPole-v1", num_envs=8, batch_size=3).is_async
-    assert not envhive.make_spec("CartPole-v1", num_envs=8).is_async
+    assert envhive.make_spec("CartPole-v1", num_envs=8, batch_size=3).pool.is_async
+    assert not envhive.make_spec("CartPole-v1", num_envs=8).pool.is_async
     env.close()
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import envhive
-from envhive import backends
+from envhive import catalog
 from envhive.errors import UnknownTaskError
 
 ENVPOOL_DEFAULTS = {
@@ -79,7 +79,7 @@ def test_defaults_are_envpools() -> None:
         "reward": (np.dtype("float64"), ()),
         "terminated": (np.dtype("bool"), ()),
     }
-    assert all(doc for doc in spec.config_docs.values())
+    assert all(doc for doc in spec.task.config_docs.values())
 
 
 def test_spaces_follow_options() -> None:
@@ -311,7 +311,7 @@ def test_gymnasium_make_vec_and_dm() -> None:
 def test_ale_is_linked_into_the_atari_module_only() -> None:
     """ALE is GPL-2.0: only envhive._atari may contain it."""
     modules = {name: importlib.util.find_spec(f"envhive.{name}") for name in ("_native", "_mujoco", "_atari")}
-    assert backends.task_module("Pong-v5").__name__ == "envhive._atari"
+    assert catalog.module_for("Pong-v5").__name__ == "envhive._atari"
     marker = b"A.L.E: Arcade Learning Environment"  # ALE's banner string
     for name, spec in modules.items():
         if spec is None or spec.origin is None:

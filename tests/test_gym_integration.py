@@ -23,12 +23,15 @@ def test_make_vec_returns_envhive_pool() -> None:
     env.close()
 
 
-@pytest.mark.parametrize("task_id", [*CLASSIC_TASKS, "Dummy-v0"])
+@pytest.mark.parametrize("task_id", CLASSIC_TASKS)
 def test_every_task_is_registered(task_id: str) -> None:
     assert f"envhive/{task_id}" in gymnasium.registry
     listed = set(envhive.list_envs())
-    assert {*CLASSIC_TASKS, "Dummy-v0"} <= listed
-    assert all(f"envhive/{t}" in gymnasium.registry for t in listed)
+    assert set(CLASSIC_TASKS) <= listed
+    # Built-in tasks register as envhive/<id>; a Python-written env (compiled by another test in
+    # this process, say) registers under its own declared id, which may carry its own namespace.
+    builtin = [t for t in listed if envhive.make_spec(t).family != "python"]
+    assert builtin and all(f"envhive/{t}" in gymnasium.registry for t in builtin)
 
 
 def test_make_vec_passes_kwargs_through() -> None:
@@ -37,7 +40,7 @@ def test_make_vec_passes_kwargs_through() -> None:
     )
     assert env.task_spec.config["g"] == 9.81
     assert env.task_spec.max_episode_steps == 40
-    assert env.task_spec.seeds == [5, 6, 7]
+    assert env.task_spec.pool.seeds == [5, 6, 7]
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     with pytest.raises(TypeError, match="bogus"):
         gymnasium.make_vec("envhive/Pendulum-v1", num_envs=2, bogus=1)
@@ -169,9 +172,9 @@ def test_make_spec_without_building() -> None:
     assert isinstance(spec, envhive.TaskSpec)
     assert spec.id == "Pendulum-v1" and spec.family == "classic_control"
     assert spec.config == {"g": 3.5, "max_episode_steps": 200}
-    assert spec.defaults == {"g": 10.0, "max_episode_steps": 200}
-    assert set(spec.config_docs) == {"g", "max_episode_steps"}
-    assert spec.num_envs == 16 and spec.batch_size == 16
-    assert spec.autoreset_mode is AutoresetMode.NEXT_STEP
+    assert spec.task.defaults == {"g": 10.0, "max_episode_steps": 200}
+    assert set(spec.task.config_docs) == {"g", "max_episode_steps"}
+    assert spec.pool.num_envs == 16 and spec.pool.batch_size == 16
+    assert spec.pool.autoreset_mode is AutoresetMode.NEXT_STEP
     env = envhive.HiveVectorEnv(spec)
     assert env.task_spec.config["g"] == 3.5

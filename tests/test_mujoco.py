@@ -74,7 +74,11 @@ def test_all_tasks_registered() -> None:
         assert spec.max_episode_steps == TIME_LIMITS.get(task_id.split("-")[0], 1000)
         assert spec.observation_space.dtype == np.float64
         assert spec.action_space.dtype == np.float32
-        assert set(spec.reset_options) == {"body_mass_scale", "geom_friction_scale", "actuator_gear_scale"}
+        assert {name for name, _ in spec.task.reset_options} == {
+            "body_mass_scale",
+            "geom_friction_scale",
+            "actuator_gear_scale",
+        }
 
 
 def test_v5_kwargs_are_declared_with_gymnasiums_defaults() -> None:
@@ -90,9 +94,11 @@ def test_v5_kwargs_are_declared_with_gymnasiums_defaults() -> None:
         for kwarg, p in params.items():
             if kwarg in ("self", "kwargs", "default_camera_config"):
                 continue
-            assert kwarg in spec.defaults, f"{name}-v5: kwarg {kwarg!r} is not declared"
+            assert kwarg in spec.task.defaults, f"{name}-v5: kwarg {kwarg!r} is not declared"
             want = list(p.default) if isinstance(p.default, tuple) else p.default
-            assert spec.defaults[kwarg] == want, f"{name}-v5: {kwarg} default {spec.defaults[kwarg]!r} != {want!r}"
+            assert spec.task.defaults[kwarg] == want, (
+                f"{name}-v5: {kwarg} default {spec.task.defaults[kwarg]!r} != {want!r}"
+            )
 
 
 # ---------------------------------------------------------------------------------- validation

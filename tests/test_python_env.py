@@ -205,7 +205,7 @@ def test_registration_by_id_gymnasium_and_dm():
     assert dm.observation_spec().shape == (6,)
 
     spec = envhive.make_spec("examples/PointReacher-v0", dt=0.1, num_envs=2)
-    assert spec.config["dt"] == 0.1 and spec.config_docs["dt"] == "Integration step (s)."
+    assert spec.config["dt"] == 0.1 and spec.task.config_docs["dt"] == "Integration step (s)."
     assert spec.info_fields == {"distance": (np.dtype(np.float64), ())}
 
 

@@ -31,7 +31,7 @@ std::string rom_dir() {
 
 }  // namespace
 
-void register_module_tasks(std::vector<TaskDef>& registry) { register_atari(registry, rom_dir()); }
+void register_module_tasks(TaskRegistry& registry) { register_atari(registry, rom_dir()); }
 
 void bind_module_extras(nanobind::module_& /*m*/) {}
 

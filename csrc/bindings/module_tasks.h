@@ -2,12 +2,11 @@
 #pragma once
 #include <nanobind/nanobind.h>
 
-#include <vector>
-
-#include "../core/env.h"
+#include "../core/task.h"
 
 namespace envhive {
-void register_module_tasks(std::vector<TaskDef>& registry);
+// Registers the module's tasks (called once, when the module is imported).
+void register_module_tasks(TaskRegistry& registry);
 // Module-specific Python functions beyond the common ones (may do nothing).
 void bind_module_extras(nanobind::module_& m);
 }  // namespace envhive

@@ -23,7 +23,7 @@ std::string gymnasium_assets_dir() {
 }
 }  // namespace
 
-void register_module_tasks(std::vector<TaskDef>& registry) { register_mujoco(registry, gymnasium_assets_dir()); }
+void register_module_tasks(TaskRegistry& registry) { register_mujoco(registry, gymnasium_assets_dir()); }
 
 void bind_module_extras(nanobind::module_& /*m*/) {}
 

@@ -6,7 +6,7 @@
 
 namespace envhive {
 
-void register_module_tasks(std::vector<TaskDef>& registry) {
+void register_module_tasks(TaskRegistry& registry) {
   register_classic_control(registry);
   register_testing(registry);
 }

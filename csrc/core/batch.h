@@ -1,7 +1,7 @@
-// Output batches: one contiguous block per batch holding every output array, laid out once
-// per pool. Workers write rows straight into a block; Python receives numpy views on it and
-// owns the block from then on, so a later call can never change an array already returned.
-// Blocks come back through the recycler when Python drops the last view.
+// Output batches: one contiguous block per batch holding every output array, laid out once per
+// pool. Workers write rows straight into a block; Python receives numpy views on it and owns the
+// block from then on, so a later call never changes an array already returned. Blocks come back
+// through the recycler when Python drops the last view.
 #pragma once
 
 #include <cstddef>
@@ -17,37 +17,62 @@ namespace envhive {
 
 inline size_t align64(size_t n) { return (n + 63) & ~size_t{63}; }
 
+// One array of a batch: `rows` values of T starting `offset` bytes into the block.
+template <class T>
+struct Column {
+  size_t offset = 0;
+  T* in(std::byte* block) const { return reinterpret_cast<T*>(block + offset); }
+  const T* in(const std::byte* block) const { return reinterpret_cast<const T*>(block + offset); }
+};
+
+// One array of a batch whose rows are `row_bytes` each (an observation or an info field).
+struct RowColumn {
+  size_t offset = 0;
+  size_t row_bytes = 0;
+  std::byte* row(std::byte* block, size_t r) const { return block + offset + r * row_bytes; }
+  const std::byte* in(const std::byte* block) const { return block + offset; }
+};
+
+// Where each output array of a batch lives in its block.
 struct BatchLayout {
   size_t rows = 0;
-  size_t obs_row_bytes = 0;
-  size_t obs = 0, reward = 0, terminated = 0, truncated = 0, env_id = 0, elapsed_step = 0;
-  std::vector<size_t> infos;  // one offset per declared info field
-  // SAME_STEP only: the terminal step's observation, elapsed step and infos, and which rows have them.
-  size_t final_mask = 0, final_obs = 0, final_elapsed_step = 0;
-  std::vector<size_t> final_infos;
-  size_t total = 0;
+  RowColumn obs;
+  Column<double> reward;
+  Column<bool> terminated, truncated;
+  Column<int32_t> env_id, elapsed_step;
+  std::vector<RowColumn> infos;  // one per declared info field
+  // SAME_STEP only: which rows ended an episode, and their terminal observation, step and infos.
+  Column<bool> final_mask;
+  RowColumn final_obs;
+  Column<int32_t> final_elapsed_step;
+  std::vector<RowColumn> final_infos;
+  size_t total = 0;  // bytes of a block
 
   BatchLayout() = default;
   BatchLayout(size_t rows_, const Spaces& spaces, bool with_final) : rows(rows_) {
-    obs_row_bytes = spaces.observation.bytes();
     size_t at = 0;
-    auto take = [&at](size_t bytes) {
-      size_t off = at;
-      at += align64(bytes);
-      return off;
+    auto column = [&]<class T>(Column<T>& c) {
+      c.offset = at;
+      at += align64(rows * sizeof(T));
     };
-    obs = take(rows * obs_row_bytes);
-    reward = take(rows * sizeof(double));
-    terminated = take(rows);
-    truncated = take(rows);
-    env_id = take(rows * sizeof(int32_t));
-    elapsed_step = take(rows * sizeof(int32_t));
-    for (const auto& info : spaces.infos) infos.push_back(take(rows * info.bytes()));
+    auto row_column = [&](RowColumn& c, size_t row_bytes) {
+      c = {at, row_bytes};
+      at += align64(rows * row_bytes);
+    };
+    row_column(obs, spaces.observation.bytes());
+    column(reward);
+    column(terminated);
+    column(truncated);
+    column(env_id);
+    column(elapsed_step);
+    infos.resize(spaces.infos.size());
+    for (size_t f = 0; f < infos.size(); ++f) row_column(infos[f], spaces.infos[f].bytes());
     if (with_final) {
-      final_mask = take(rows);
-      final_obs = take(rows * obs_row_bytes);
-      final_elapsed_step = take(rows * sizeof(int32_t));
-      for (const auto& info : spaces.infos) final_infos.push_back(take(rows * info.bytes()));
+      column(final_mask);
+      row_column(final_obs, spaces.observation.bytes());
+      column(final_elapsed_step);
+      final_infos.resize(spaces.infos.size());
+      for (size_t f = 0; f < final_infos.size(); ++f) row_column(final_infos[f], spaces.infos[f].bytes());
     }
     total = at;
   }
@@ -55,12 +80,16 @@ struct BatchLayout {
 
 // Keeps released blocks for reuse (large Atari batches would otherwise be mmap'd per call).
 // Shared by the pool and every block handed to Python, so blocks may outlive the pool.
+// Thread-safe: Python releases blocks from whichever thread drops the last view.
 class BlockRecycler {
  public:
   explicit BlockRecycler(size_t block_bytes, size_t keep) : bytes_(block_bytes), keep_(keep) {}
   ~BlockRecycler() {
     for (auto* b : free_) free_block(b);
   }
+  BlockRecycler(const BlockRecycler&) = delete;
+  BlockRecycler& operator=(const BlockRecycler&) = delete;
+
   std::byte* acquire() {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -82,12 +111,13 @@ class BlockRecycler {
     }
     free_block(b);
   }
+  size_t block_bytes() const { return bytes_; }
 
  private:
   static void free_block(std::byte* b) { ::operator delete(b, std::align_val_t{64}); }
-  size_t bytes_, keep_;
+  const size_t bytes_, keep_;
   std::mutex mu_;
-  std::vector<std::byte*> free_;
+  std::vector<std::byte*> free_;  // guarded by mu_
 };
 
 }  // namespace envhive

@@ -1,11 +1,11 @@
 // The interface every task implements. An Env knows nothing about threads, batches or Python:
-// the pool seeds it, calls reset/step on one worker thread at a time, and asks it to write its
-// observation and info fields into the output row it was handed.
+// the pool seeds it, calls reset/step on one thread at a time (any pool thread, the caller's
+// included), and asks it to write its observation and info fields into the row it was handed.
+// Any exception a method throws reaches Python as envhive.EnvError with the env's id.
+// How a task class is declared and registered: task.h.
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,7 +41,7 @@ class Env {
   virtual bool reset_continued_game() const { return false; }
 
   // A per-env reset option (e.g. domain randomisation), applied just before the next reset().
-  // Tasks declare the names they accept in TaskDef::reset_options; throw on bad values.
+  // Tasks declare the names they accept in TaskMeta::reset_options; throw on bad values.
   virtual void set_reset_option(const std::string& name, const std::vector<double>& /*values*/) {
     throw std::invalid_argument("reset option '" + name + "' is not supported by this task");
   }
@@ -62,22 +62,5 @@ class Env {
  private:
   Pcg64 rng_;
 };
-
-// A registered task: its config fields (with defaults) and how to get spaces and envs from a
-// resolved config. `max_episode_steps` is always a config field; 0 means no time limit.
-struct TaskDef {
-  std::string id;
-  std::string family;
-  std::string doc;
-  std::vector<ConfigField> config;
-  // Names (and docs) of per-env options reset(options={...}) may pass; see Env::set_reset_option.
-  std::vector<std::pair<std::string, std::string>> reset_options;
-  std::function<Spaces(const Config&)> spaces;
-  // Build the env for pool index `env_id` (most tasks ignore it).
-  std::function<std::unique_ptr<Env>(const Config&, int env_id)> make;
-};
-
-// Families append their tasks here; the bindings read it.
-std::vector<TaskDef>& task_registry();
 
 }  // namespace envhive

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "env.h"
+#include "task.h"
 
 namespace envhive {
 
-using RegisterFamily = void (*)(std::vector<TaskDef>&, const std::string&);
+using RegisterFamily = void (*)(TaskRegistry&, const std::string&);
 
 inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family) {
   if (argc < 3) {
@@ -34,19 +34,15 @@ inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family)
   const std::string task_id = argv[2];
   const double seconds = argc > 3 ? std::atof(argv[3]) : 3.0;
   const uint64_t seed = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0;
-  std::vector<TaskDef> registry;
+  TaskRegistry registry;
   register_family(registry, argv[1]);
-  const TaskDef* task = nullptr;
-  for (const auto& t : registry)
-    if (t.id == task_id) task = &t;
+  const TaskDef* task = registry.find(task_id);
   if (!task) {
     std::fprintf(stderr, "unknown task %s\n", task_id.c_str());
     return 2;
   }
-  std::map<std::string, ConfigValue> values;
-  for (const auto& f : task->config) values[f.name] = f.default_value;
-  const Config config(values);
-  const Spaces spaces = task->spaces(config);
+  const Config config = task->resolve_config({});
+  const Spaces spaces = task->resolve_spaces(config);
   const int64_t max_steps = config.integer("max_episode_steps");
   auto env = task->make(config, 0);
   env->seed(seed);

@@ -1,9 +1,114 @@
-#include "env.h"
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "task.h"
 
 namespace envhive {
 
-std::vector<TaskDef>& task_registry() {
-  static std::vector<TaskDef> registry;
+namespace {
+
+bool pool_info_name(const std::string& name) {
+  for (const char* reserved : kPoolInfoNames)
+    if (name == reserved) return true;
+  return false;
+}
+
+void validate_space(const SpaceSpec& s, const std::string& what, const std::string& task) {
+  const auto fail = [&](const std::string& why) { throw std::invalid_argument(task + ": " + what + " " + why); };
+  if (s.kind == SpaceSpec::Kind::kDiscrete) {
+    if (s.n < 1) fail("is Discrete(" + std::to_string(s.n) + "): it needs n >= 1");
+    return;
+  }
+  for (int64_t d : s.shape)
+    if (d < 0) fail("has a negative dimension");
+  const size_t count = s.count();
+  for (const auto* bounds : {&s.low, &s.high})
+    if (bounds->size() != 1 && bounds->size() != count)
+      fail("has " + std::to_string(bounds->size()) + " bounds for " + std::to_string(count) +
+           " elements (give one, or one per element)");
+  for (size_t i = 0; i < count; ++i)
+    if (std::isnan(s.low_at(i)) || std::isnan(s.high_at(i)) || s.low_at(i) > s.high_at(i))
+      fail("has low > high (or a NaN bound) at element " + std::to_string(i));
+}
+
+}  // namespace
+
+void validate_spaces(const Spaces& spaces, const std::string& task) {
+  validate_space(spaces.observation, "observation space", task);
+  validate_space(spaces.action, "action space", task);
+  if (spaces.infos.size() > kMaxInfoFields)
+    throw std::invalid_argument(task + ": " + std::to_string(spaces.infos.size()) + " info fields declared, at most " +
+                                std::to_string(kMaxInfoFields) + " are supported");
+  std::set<std::string> names;
+  for (const auto& info : spaces.infos) {
+    if (info.name.empty()) throw std::invalid_argument(task + ": an info field has no name");
+    if (pool_info_name(info.name))
+      throw std::invalid_argument(task + ": info field '" + info.name + "' is reserved (the pool reports it)");
+    if (!names.insert(info.name).second)
+      throw std::invalid_argument(task + ": info field '" + info.name + "' is declared twice");
+    for (int64_t d : info.shape)
+      if (d < 0) throw std::invalid_argument(task + ": info field '" + info.name + "' has a negative dimension");
+  }
+}
+
+ConfigField max_episode_steps_field(int64_t default_steps) {
+  return {"max_episode_steps", default_steps,
+          "Episode length (agent steps) after which the pool truncates the episode; 0: no time limit."};
+}
+
+Spaces TaskDef::resolve_spaces(const Config& config) const {
+  Spaces s = spaces(config);
+  validate_spaces(s, meta.id);
+  return s;
+}
+
+Config TaskDef::resolve_config(const std::map<std::string, ConfigValue>& values) const {
+  std::map<std::string, ConfigValue> resolved;
+  for (const auto& f : config) resolved[f.name] = f.default_value;
+  for (const auto& [name, value] : values) {
+    auto it = resolved.find(name);
+    if (it == resolved.end()) throw std::invalid_argument(meta.id + ": unknown config field '" + name + "'");
+    it->second = value;
+  }
+  return Config(std::move(resolved));
+}
+
+void TaskRegistry::check(const TaskDef& def) {
+  if (def.meta.id.empty()) throw std::invalid_argument("a task needs an id");
+  if (!def.spaces || !def.make) throw std::invalid_argument(def.meta.id + ": spaces and make must be set");
+  std::set<std::string> names;
+  for (const auto& f : def.config)
+    if (!names.insert(f.name).second)
+      throw std::invalid_argument(def.meta.id + ": config field '" + f.name + "' is declared twice");
+  for (const auto& [name, doc] : def.meta.reset_options)
+    if (name.empty()) throw std::invalid_argument(def.meta.id + ": a reset option has no name");
+}
+
+void TaskRegistry::add(TaskDef def) {
+  check(def);
+  if (find(def.meta.id)) throw std::invalid_argument("task id '" + def.meta.id + "' is registered twice");
+  tasks_.push_back(std::move(def));
+}
+
+void TaskRegistry::replace(TaskDef def) {
+  check(def);
+  for (auto& existing : tasks_)
+    if (existing.meta.id == def.meta.id) {
+      existing = std::move(def);
+      return;
+    }
+  tasks_.push_back(std::move(def));
+}
+
+const TaskDef* TaskRegistry::find(const std::string& id) const {
+  for (const auto& t : tasks_)
+    if (t.meta.id == id) return &t;
+  return nullptr;
+}
+
+TaskRegistry& task_registry() {
+  static TaskRegistry registry;
   return registry;
 }
 

@@ -37,6 +37,14 @@ inline const char* dtype_name(DType d) {
   return "?";
 }
 
+// The DType named as numpy names it ("float32", ...); throws std::invalid_argument otherwise.
+inline DType dtype_from_name(const std::string& name) {
+  for (DType d : {DType::kBool, DType::kUInt8, DType::kInt32, DType::kInt64, DType::kFloat32, DType::kFloat64})
+    if (name == dtype_name(d)) return d;
+  throw std::invalid_argument("unsupported dtype '" + name +
+                              "' (supported: bool, uint8, int32, int64, float32, float64)");
+}
+
 // A gymnasium Box (bounds per element, or one bound broadcast) or Discrete(n, start).
 struct SpaceSpec {
   enum class Kind : uint8_t { kBox, kDiscrete };
@@ -144,5 +152,15 @@ struct Spaces {
   SpaceSpec action;
   std::vector<InfoSpec> infos;
 };
+
+// The most info fields a task may declare (write_row hands an env one pointer per field from a
+// fixed array). validate_spaces enforces it wherever a task's spaces are resolved.
+inline constexpr size_t kMaxInfoFields = 64;
+// Info keys every batch carries; a task may not declare them.
+inline constexpr const char* kPoolInfoNames[] = {"env_id", "elapsed_step"};
+
+// Throws std::invalid_argument naming `task` when its spaces cannot be served: too many or
+// duplicate info fields, a reserved info name, a bad shape or bounds, an empty Discrete.
+void validate_spaces(const Spaces& spaces, const std::string& task);
 
 }  // namespace envhive

@@ -4,18 +4,27 @@
     env = envhive.make("CartPole-v1", num_envs=64)       # a gymnasium.vector.VectorEnv
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+
+The package, bottom up (each module imports only from the layers below it; tests/test_layers.py
+checks): errors, spaces -> catalog -> authoring -> registry -> vector, dm -> cli, bench.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from envhive._version import __version__
 from envhive.authoring import PyEnv, compile_env
-from envhive.errors import EnvError, UnknownTaskError
-from envhive.registry import TaskSpec, list_envs, make_spec, register_gymnasium_envs
+from envhive.errors import (
+    EnvError,
+    MissingExtraError,
+    PoolBusyError,
+    PoolClosedError,
+    ResetNeeded,
+    UnknownTaskError,
+)
+from envhive.registry import PoolConfig, TaskSpec, list_envs, make_spec, register_gymnasium_envs
 from envhive.vector import HiveVectorEnv
-
-__version__ = "0.1.0"
 
 
 def _task_id(task: str | type[PyEnv]) -> str:
@@ -34,9 +43,11 @@ def make_gymnasium(task_id: str | type[PyEnv], **kwargs: Any) -> HiveVectorEnv:
 
 
 def make_dm(task_id: str | type[PyEnv], **kwargs: Any) -> Any:
-    """Build a pool as a ``dm_env.Environment`` (batched TimeSteps)."""
-    from envhive.dm import HiveDmEnv
-
+    """Build a pool as a ``dm_env.Environment`` (batched TimeSteps); needs the ``dm`` extra."""
+    try:
+        from envhive.dm import HiveDmEnv  # dm-env is the optional [dm] extra: imported on first use
+    except ImportError as e:
+        raise MissingExtraError(f'the dm_env facade needs dm-env: pip install "envhive[dm]" ({e})') from e
     return HiveDmEnv(_task_id(task_id), **kwargs)
 
 
@@ -45,7 +56,12 @@ register_gymnasium_envs()
 __all__ = [
     "EnvError",
     "HiveVectorEnv",
+    "MissingExtraError",
+    "PoolBusyError",
+    "PoolClosedError",
+    "PoolConfig",
     "PyEnv",
+    "ResetNeeded",
     "TaskSpec",
     "UnknownTaskError",
     "__version__",

@@ -13,23 +13,16 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from envhive import catalog, registry
+from envhive.spaces import to_gym_space
+
 DEFAULT_COMPARE = "gymnasium-single,gymnasium-sync,gymnasium-async,envpool"
 
 
-def _core() -> Any:
-    """The envhive package proper (native module included), imported only when needed."""
-    import envhive
-
-    if not hasattr(envhive, "make_spec"):
-        raise ImportError("envhive is not built: its native module and make_spec are missing")
-    return envhive
-
-
 def cmd_list(args: argparse.Namespace) -> int:
-    envhive = _core()
     families: dict[str, list[str]] = {}
-    for task in envhive.list_envs():
-        families.setdefault(envhive.make_spec(task).family, []).append(task)
+    for task in catalog.task_ids():
+        families.setdefault(catalog.get(task).family, []).append(task)
     if args.json:
         print(json.dumps(families, indent=2))
         return 0
@@ -41,47 +34,54 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _spec_dict(spec: Any) -> dict[str, Any]:
-    config, docs = dict(spec.config), dict(spec.config_docs)
-    # Pool kwargs (num_envs, seed, ...) may be documented without being task config.
-    kwargs = {name: config.get(name, getattr(spec, name, None)) for name in {**config, **docs}}
+def _info_dict(info: catalog.TaskInfo) -> dict[str, Any]:
+    spaces = info.default_spaces
+    if spaces is None:  # no manifest: only the task itself knows (this loads its module)
+        spec = registry.make_spec(info.id)
+        obs, act = str(spec.observation_space), str(spec.action_space)
+    else:
+        obs, act = str(to_gym_space(spaces.observation)), str(to_gym_space(spaces.action))
     return {
-        "id": spec.id,
-        "family": spec.family,
-        "doc": spec.doc,
-        "observation_space": str(spec.observation_space),
-        "action_space": str(spec.action_space),
-        "max_episode_steps": config.get("max_episode_steps"),
-        "kwargs": kwargs,
-        "kwarg_docs": docs,
+        "id": info.id,
+        "family": info.family,
+        "doc": info.doc,
+        "observation_space": obs,
+        "action_space": act,
+        "max_episode_steps": info.max_episode_steps,
+        "kwargs": info.defaults,
+        "kwarg_docs": info.config_docs,
+        "reset_options": dict(info.reset_options),
     }
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    envhive = _core()
     try:
-        spec = envhive.make_spec(args.task)
+        info = registry.task_info(args.task)
     except (KeyError, ValueError) as exc:  # envhive's UnknownTaskError suggests close matches
         print(f"envhive: {exc}; see `envhive list`", file=sys.stderr)
         return 2
-    info = _spec_dict(spec)
+    data = _info_dict(info)
     if args.json:
-        print(json.dumps(info, indent=2, default=str))
+        print(json.dumps(data, indent=2, default=str))
         return 0
-    print(f"{info['id']}  ({info['family']})")
-    if info["doc"]:
-        print(f"\n{info['doc'].strip()}\n")
-    print(f"observation_space  {info['observation_space']}")
-    print(f"action_space       {info['action_space']}")
-    print(f"max_episode_steps  {info['max_episode_steps']}")
-    kwargs, docs = info["kwargs"], info["kwarg_docs"]
+    print(f"{data['id']}  ({data['family']})")
+    if data["doc"]:
+        print(f"\n{data['doc'].strip()}\n")
+    print(f"observation_space  {data['observation_space']}")
+    print(f"action_space       {data['action_space']}")
+    print(f"max_episode_steps  {data['max_episode_steps']}")
+    kwargs, docs = data["kwargs"], data["kwarg_docs"]
     if kwargs:
-        print(f"\nkwargs: envhive.make({info['id']!r}, name=value, ...)")
+        print(f"\nkwargs: envhive.make({data['id']!r}, name=value, ...)")
         shown = {name: repr(value) for name, value in kwargs.items()}
         width = max(len(name) for name in shown)
         vwidth = min(max(len(v) for v in shown.values()), 24)
         for name, value in shown.items():
             print(f"  {name:<{width}}  {value:<{vwidth}}  {docs.get(name, '')}".rstrip())
+    if data["reset_options"]:
+        print("\nreset options: env.reset(options={name: value, ...})")
+        for name, doc in data["reset_options"].items():
+            print(f"  {name}  {doc}")
     return 0
 
 

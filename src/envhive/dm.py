@@ -15,14 +15,23 @@ from __future__ import annotations
 from typing import Any
 
 import dm_env
+import dm_env.specs
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envhive.registry import make_spec
-from envhive.spaces import to_dm_spec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
+
+
+def to_dm_spec(space: spaces.Space[Any], name: str) -> dm_env.specs.Array:
+    """The dm_env spec of one env's observation or action."""
+    if isinstance(space, spaces.Discrete):
+        return dm_env.specs.DiscreteArray(int(space.n), dtype=np.int64, name=name)
+    assert isinstance(space, spaces.Box)
+    return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
 
 
 class HiveDmEnv(dm_env.Environment):

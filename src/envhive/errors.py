@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import gymnasium.error
+
 
 class UnknownTaskError(ValueError):
     """A task id that no family registered; the message suggests close matches."""
 
 
+class MissingExtraError(ImportError):
+    """A task's family needs an optional dependency that is not installed; the message names the
+    ``pip install`` command that adds it (e.g. ``pip install "envhive[mujoco]"``)."""
+
+
 class EnvError(RuntimeError):
-    """An environment raised inside a worker thread.
+    """An environment raised inside a worker (a pool thread, process or Ray actor).
 
     ``env_id`` is the first env that failed in the batch, ``env_ids`` all of them. The batch is
     lost; the failed envs start a new episode on their next step, and ``reset()`` always works.
@@ -18,3 +25,20 @@ class EnvError(RuntimeError):
         super().__init__(message)
         self.env_id = env_id
         self.env_ids = list(env_ids)
+
+    def __reduce__(self) -> tuple[type[EnvError], tuple[str, int, list[int]]]:  # survives pickling (processes, Ray)
+        return type(self), (str(self), self.env_id, self.env_ids)
+
+
+class ResetNeeded(gymnasium.error.ResetNeeded):
+    """An env was stepped before it was ever reset (call ``reset()`` first), as Gymnasium's envs
+    refuse it; a ``gymnasium.error.ResetNeeded``."""
+
+
+class PoolClosedError(ValueError):
+    """A call on a closed pool, or a call that was waiting when another thread closed the pool."""
+
+
+class PoolBusyError(RuntimeError):
+    """A call from a second thread while another thread's call is inside the pool: a pool serves
+    one thread at a time."""

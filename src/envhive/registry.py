@@ -1,21 +1,23 @@
-"""Task ids -> native tasks; kwarg validation; Gymnasium registration (``envhive/<task>``)."""
+"""From a task id and kwargs to a resolved specification: which task (catalog), its config values,
+its spaces, and the pool's options -- validated before any env is built -- and the registration of
+every task with Gymnasium (``envhive/<id>``)."""
 
 from __future__ import annotations
 
 import difflib
-import functools
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from envhive import backends
+from envhive import authoring, catalog
+from envhive.catalog import TaskInfo
 from envhive.errors import UnknownTaskError
-from envhive.spaces import to_gym_space
+from envhive.spaces import InfoLike, SpaceLike, info_fields, to_gym_space
 
 GYM_NAMESPACE = "envhive"
 AUTORESET_MODES = {
@@ -23,11 +25,12 @@ AUTORESET_MODES = {
     "same_step": AutoresetMode.SAME_STEP,
     "disabled": AutoresetMode.DISABLED,
 }
-NATIVE_AUTORESET = {mode: name for name, mode in AUTORESET_MODES.items()}
+# The most envs one pool holds (csrc/core/pool.h kMaxNumEnvs; a test checks they agree).
+MAX_NUM_ENVS = 1 << 20
 
-# Keyword arguments every task accepts (the pool's), with their defaults.
+# Keyword arguments every task accepts (the pool's), with their docs.
 POOL_KWARGS: dict[str, str] = {
-    "num_envs": "number of environments (>= 1); default 1",
+    "num_envs": f"number of environments (1 to {MAX_NUM_ENVS}); default 1",
     "batch_size": "envs returned per recv(); num_envs (default) is sync mode, fewer is async mode",
     "num_threads": "threads stepping envs at once, the caller's included (it steps envs while it waits; "
     "in async mode only quick ones, and a standby worker steps while it is away); "
@@ -41,59 +44,69 @@ DEFAULT_SEED = 42
 
 
 @dataclass(frozen=True)
-class TaskSpec:
-    """Everything known about a task and a resolved configuration, without building envs."""
+class PoolConfig:
+    """How a pool runs: its size, threads, seeds and autoreset mode (the time limit is a task kwarg)."""
 
-    id: str
-    family: str
-    doc: str
-    config: dict[str, Any]
-    """Resolved task kwargs (the task's own, including ``max_episode_steps``)."""
-    defaults: dict[str, Any]
-    config_docs: dict[str, str]
-    observation_space: gymnasium.Space[Any]
-    """Single-env observation space."""
-    action_space: gymnasium.Space[Any]
-    """Single-env action space."""
-    info_fields: dict[str, tuple[np.dtype[Any], tuple[int, ...]]]
-    reset_options: dict[str, str] = field(default_factory=dict)
-    """Per-env options ``reset(options=...)`` accepts (name -> doc), e.g. domain randomisation."""
     num_envs: int = 1
     batch_size: int = 1
     num_threads: int = 1
     thread_affinity_offset: int = -1
-    seeds: list[int] | None = field(default=None)
+    seeds: list[int] | None = None  # one per env; None: fresh OS entropy
     autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
-
-    @property
-    def max_episode_steps(self) -> int:
-        return int(self.config["max_episode_steps"])
 
     @property
     def is_async(self) -> bool:
         return self.batch_size < self.num_envs
 
 
+@dataclass(frozen=True)
+class TaskSpec:
+    """A task with a resolved configuration, without any env built: what the task is (``task``),
+    its kwarg values (``config``, ``max_episode_steps`` included), the spaces they give, and the
+    pool's options (``pool``)."""
+
+    task: TaskInfo
+    config: dict[str, Any]
+    observation_space: gymnasium.Space[Any]
+    """Single-env observation space."""
+    action_space: gymnasium.Space[Any]
+    """Single-env action space."""
+    info_fields: dict[str, tuple[np.dtype[Any], tuple[int, ...]]]
+    pool: PoolConfig
+
+    @property
+    def id(self) -> str:
+        return self.task.id
+
+    @property
+    def family(self) -> str:
+        return self.task.family
+
+    @property
+    def max_episode_steps(self) -> int:
+        return int(self.config["max_episode_steps"])
+
+
 def list_envs() -> list[str]:
-    """All registered task ids."""
-    return backends.task_ids()
+    """Every task id (engine test tasks excluded)."""
+    return catalog.task_ids()
 
 
-@functools.cache
-def _task_info(task_id: str) -> dict[str, Any]:
+def task_info(task_id: str) -> TaskInfo:
+    """What ``task_id`` is: its family, doc, kwargs and default spaces, without loading any module
+    (except to compile a Python-written env, or to look for a task no manifest lists)."""
     if task_id.startswith(GYM_NAMESPACE + "/"):
         task_id = task_id[len(GYM_NAMESPACE) + 1 :]
-    from envhive.authoring import resolve_task
-
-    task_id = resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
-    ids = backends.task_ids()
-    if task_id not in ids and backends.rescan():  # a task no manifest lists (e.g. an extra ROM)
-        ids = backends.task_ids()
-    if task_id not in ids:
+    task_id = authoring.resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
+    info = catalog.find(task_id)
+    if info is None and catalog.rescan():  # a task no manifest lists (e.g. an extra ROM)
+        info = catalog.find(task_id)
+    if info is None:
+        ids = catalog.task_ids()
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
-    return dict(backends.task_module(task_id).task_info(task_id))
+    return info
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
@@ -119,11 +132,13 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
     raise TypeError(f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}")
 
 
-def _int_kwarg(name: str, value: Any, minimum: int) -> int:
+def _int_kwarg(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
     if not isinstance(value, int | np.integer) or isinstance(value, bool | np.bool_):
         raise TypeError(f"{name} must be an int, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
 
 
@@ -134,9 +149,9 @@ def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
     if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
         seeds = [int(seed) + i for i in range(num_envs)]
     elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
+        if len(seed) != num_envs:
+            raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seed)}")
         seeds = list(seed)
-        if len(seeds) != num_envs:
-            raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seeds)}")
         for s in seeds:
             if not isinstance(s, int | np.integer) or isinstance(s, bool):
                 raise TypeError(f"seeds must be ints, got {s!r}")
@@ -149,20 +164,10 @@ def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
     return seeds
 
 
-def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
-    """Validate kwargs and resolve a task's config and spaces without building any env."""
-    info = _task_info(task_id)
-    canonical = info["id"]
-    defaults = {name: default for name, default, _ in info["config"]}
-    docs = {name: doc for name, _, doc in info["config"]}
-    unknown = [k for k in kwargs if k not in defaults and k not in POOL_KWARGS]
-    if unknown:
-        valid = sorted(set(defaults) | set(POOL_KWARGS))
-        close = difflib.get_close_matches(unknown[0], valid, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TypeError(f"{canonical}: unknown kwarg {unknown[0]!r}{hint}; valid kwargs are: {', '.join(valid)}")
-
-    num_envs = _int_kwarg("num_envs", kwargs.get("num_envs", 1), 1)
+def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
+    """The pool kwargs (see POOL_KWARGS) as a PoolConfig; sizes are checked before anything is
+    allocated."""
+    num_envs = _int_kwarg("num_envs", kwargs.get("num_envs", 1), 1, MAX_NUM_ENVS)
     batch_size = kwargs.get("batch_size")
     batch_size = num_envs if batch_size in (None, 0) else _int_kwarg("batch_size", batch_size, 1)
     if batch_size > num_envs:
@@ -183,53 +188,58 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     if not isinstance(mode, AutoresetMode):
         raise ValueError(f"unknown autoreset_mode {mode!r}; valid: {', '.join(AUTORESET_MODES)}")
     seeds = resolve_seeds(kwargs.get("seed", DEFAULT_SEED), num_envs)
+    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode)
+
+
+def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
+    """Validate kwargs and resolve a task's config and spaces without building any env."""
+    info = task_info(task_id)
+    defaults = info.defaults
+    unknown = [k for k in kwargs if k not in defaults and k not in POOL_KWARGS]
+    if unknown:
+        valid = sorted(set(defaults) | set(POOL_KWARGS))
+        close = difflib.get_close_matches(unknown[0], valid, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TypeError(f"{info.id}: unknown kwarg {unknown[0]!r}{hint}; valid kwargs are: {', '.join(valid)}")
+    pool = resolve_pool({k: v for k, v in kwargs.items() if k in POOL_KWARGS and k != "max_episode_steps"})
 
     config = dict(defaults)
     for name, value in kwargs.items():
         if name in defaults and not (name == "max_episode_steps" and value is None):
-            config[name] = _check_value(canonical, name, value, defaults[name])
+            config[name] = _check_value(info.id, name, value, defaults[name])
     if config["max_episode_steps"] < 0:
         raise ValueError(f"max_episode_steps must be >= 0 (0: no limit), got {config['max_episode_steps']}")
 
-    decl = backends.task_module(canonical).task_spaces(canonical, config)
-    infos = {i["name"]: (np.dtype(i["dtype"]), tuple(i["shape"])) for i in decl["infos"]}
+    # The default config's spaces are in the catalog; any other config asks the task itself.
+    spaces = info.default_spaces
+    if spaces is not None and all(config[k] == defaults[k] for k in defaults if k != "max_episode_steps"):
+        obs_decl: SpaceLike = spaces.observation
+        act_decl: SpaceLike = spaces.action
+        infos: Sequence[InfoLike] = spaces.infos
+    else:
+        decl = catalog.module_for(info.id).task_spaces(info.id, config)
+        obs_decl, act_decl, infos = decl.observation, decl.action, decl.infos
     return TaskSpec(
-        id=canonical,
-        family=info["family"],
-        doc=info["doc"],
+        task=info,
         config=config,
-        defaults=defaults,
-        config_docs=docs,
-        observation_space=to_gym_space(decl["observation"]),
-        action_space=to_gym_space(decl["action"]),
-        info_fields=infos,
-        reset_options={name: doc for name, doc in info.get("reset_options", [])},
-        num_envs=num_envs,
-        batch_size=batch_size,
-        num_threads=num_threads,
-        thread_affinity_offset=offset,
-        seeds=seeds,
-        autoreset_mode=mode,
+        observation_space=to_gym_space(obs_decl),
+        action_space=to_gym_space(act_decl),
+        info_fields=info_fields(infos),
+        pool=pool,
     )
 
 
-def _make_vec_entry(task_id: str, **kwargs: Any) -> Any:
-    from envhive.vector import HiveVectorEnv
-
-    if kwargs.pop("render_mode", None) is not None:
-        raise ValueError(f"{task_id}: envhive does not render yet; pass render_mode=None")
-    return HiveVectorEnv(task_id, **kwargs)
-
-
-def register_gymnasium_envs(ids: Mapping[str, Any] | None = None) -> None:
-    """Register every task as ``envhive/<id>`` so ``gymnasium.make_vec`` builds envhive's pool."""
-    for task_id in ids or list_envs():
+def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
+    """Register every listed task as ``envhive/<id>`` so ``gymnasium.make_vec`` builds envhive's
+    pool (the entry points are strings: nothing is imported until an env is made)."""
+    for task_id in list_envs() if ids is None else ids:
         full = f"{GYM_NAMESPACE}/{task_id}"
         if full in gymnasium.registry:
             continue
-        steps = backends.default_max_episode_steps(task_id) or None
+        info = catalog.get(task_id)
         gymnasium.register(
             id=full,
-            vector_entry_point=functools.partial(_make_vec_entry, task_id),
-            max_episode_steps=steps,
+            vector_entry_point="envhive.vector:vector_entry_point",
+            max_episode_steps=info.max_episode_steps or None,
+            kwargs={"task_id": task_id},
         )

@@ -11,11 +11,18 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import VectorEnv
+from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envhive import backends
-from envhive.registry import NATIVE_AUTORESET, TaskSpec, make_spec, resolve_seeds
+from envhive import catalog
+from envhive.registry import TaskSpec, make_spec, resolve_seeds
+
+# Gymnasium's autoreset modes by the names the native modules bind them under.
+_NATIVE_AUTORESET = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
 
 
 class HiveVectorEnv(VectorEnv):
@@ -26,28 +33,28 @@ class HiveVectorEnv(VectorEnv):
         if isinstance(task, TaskSpec) and kwargs:
             raise TypeError("pass kwargs to make_spec() when giving a TaskSpec")
         self.task_spec = spec
-        self.num_envs = spec.num_envs
-        self.batch_size = spec.batch_size
-        self.autoreset_mode = spec.autoreset_mode
-        self.metadata = {"render_modes": [], "autoreset_mode": spec.autoreset_mode}
+        pool = spec.pool
+        self.num_envs = pool.num_envs
+        self.batch_size = pool.batch_size
+        self.autoreset_mode = pool.autoreset_mode
+        self.metadata = {"render_modes": [], "autoreset_mode": pool.autoreset_mode}
         self.render_mode = None
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         # Batched over the rows a call returns: num_envs in sync mode, batch_size in async mode.
-        self.observation_space = batch_space(spec.observation_space, spec.batch_size)
-        self.action_space = batch_space(spec.action_space, spec.batch_size)
-        self._pool = backends.task_module(spec.id).NativePool(
-            spec.id,
-            spec.config,
-            spec.num_envs,
-            spec.batch_size,
-            spec.num_threads,
-            spec.thread_affinity_offset,
-            NATIVE_AUTORESET[spec.autoreset_mode],
-            spec.max_episode_steps,
-            spec.seeds or [],
+        self.observation_space = batch_space(spec.observation_space, pool.batch_size)
+        self.action_space = batch_space(spec.action_space, pool.batch_size)
+        module = catalog.module_for(spec.id)
+        options = module.PoolOptions(
+            num_envs=pool.num_envs,
+            batch_size=pool.batch_size,
+            num_threads=pool.num_threads,
+            thread_affinity_offset=pool.thread_affinity_offset,
+            autoreset_mode=getattr(module.AutoresetMode, _NATIVE_AUTORESET[pool.autoreset_mode]),
+            max_episode_steps=spec.max_episode_steps,
         )
-        self._sync = not spec.is_async
+        self._pool = module.NativePool(spec.id, spec.config, options, pool.seeds or [])
+        self._sync = not pool.is_async
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(
@@ -66,7 +73,7 @@ class HiveVectorEnv(VectorEnv):
         mask = self._reset_mask(options)
         seeds = self._seed_map(seed, mask)
         per_env = self._reset_options(options, mask)
-        return self._pool.reset(None if mask is None else mask.tolist(), seeds, per_env, True)
+        return self._pool.reset(mask=None if mask is None else mask.tolist(), seeds=seeds, options=per_env)
 
     def step(self, actions: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step and return ``(obs, rewards, terminations, truncations, infos)``.
@@ -87,7 +94,7 @@ class HiveVectorEnv(VectorEnv):
 
     def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
         """Reset every env without waiting; collect the results with ``recv()``."""
-        self._pool.reset(None, self._seed_map(seed, None), {}, False)
+        self._pool.async_reset(seeds=self._seed_map(seed, None))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
@@ -108,7 +115,7 @@ class HiveVectorEnv(VectorEnv):
     def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
         if not options:
             return None
-        valid = {"reset_mask", *self.task_spec.reset_options}
+        valid = {"reset_mask", *(name for name, _ in self.task_spec.task.reset_options)}
         unknown = sorted(set(options) - valid)
         if unknown:
             raise ValueError(
@@ -167,3 +174,10 @@ class HiveVectorEnv(VectorEnv):
         if mask is not None:
             seeds = {i: s for i, s in seeds.items() if mask[i]}
         return seeds
+
+
+def vector_entry_point(task_id: str, **kwargs: Any) -> HiveVectorEnv:
+    """Gymnasium's vector entry point of ``envhive/<id>`` (``gymnasium.make_vec``)."""
+    if kwargs.pop("render_mode", None) is not None:
+        raise ValueError(f"{task_id}: envhive does not render yet; pass render_mode=None")
+    return HiveVectorEnv(task_id, **kwargs)

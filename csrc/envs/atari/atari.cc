@@ -18,6 +18,7 @@ namespace {
 using atari::AtariConfig;
 using atari::AtariEnv;
 using atari::RomInfo;
+using atari::RomPtr;
 
 constexpr int kMaxImageSide = 4096;
 
@@ -42,7 +43,7 @@ std::string join(const std::vector<int>& v) {
 
 // Reads a ROM and asks ALE whether it knows it (by MD5), without emulating anything. Unknown
 // files are skipped: ALE would exit the process when asked to load them.
-std::shared_ptr<RomInfo> inspect_rom(const std::filesystem::path& path) {
+std::shared_ptr<const RomInfo> inspect_rom(const std::filesystem::path& path) {
   std::ifstream f(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (!f.good() && !f.eof()) return nullptr;
@@ -51,6 +52,7 @@ std::shared_ptr<RomInfo> inspect_rom(const std::filesystem::path& path) {
   if (!settings || settings->md5() != md5) return nullptr;
   auto info = std::make_shared<RomInfo>();
   info->game = path.stem().string();
+  info->task_id = task_name(info->game) + "-v5";
   info->path = path.string();
   for (auto a : settings->getMinimalActionSet()) info->minimal_actions.push_back(static_cast<int>(a));
   for (auto m : settings->getAvailableModes()) info->modes.push_back(static_cast<int>(m));
@@ -81,8 +83,6 @@ std::vector<ConfigField> config_fields() {
       {"mode", int64_t{-1}, "Game mode (ALE setMode); -1: the ROM's default."},
       {"difficulty", int64_t{-1}, "Game difficulty (ALE setDifficulty); -1: the ROM's default."},
       {"ram", false, "Adds info['ram']: the console's 128 bytes of RAM after the step."},
-      {"max_episode_steps", int64_t{27000},
-       "Steps after which the pool truncates (27000 steps = 108k frames, 30 minutes); 0: no limit."},
   };
 }
 
@@ -96,7 +96,12 @@ int checked_int(const Config& c, const char* name, int64_t lo, int64_t hi, const
   return static_cast<int>(v);
 }
 
-AtariConfig resolve(const Config& c, const RomInfo& rom, const std::string& task) {
+}  // namespace
+
+namespace atari {
+
+AtariConfig resolve_config(const Config& c, const RomInfo& rom) {
+  const std::string& task = rom.task_id;
   AtariConfig a;
   a.frame_skip = checked_int(c, "frame_skip", 1, 1 << 20, task);
   a.img_height = checked_int(c, "img_height", 1, kMaxImageSide, task);
@@ -134,6 +139,10 @@ AtariConfig resolve(const Config& c, const RomInfo& rom, const std::string& task
   return a;
 }
 
+}  // namespace atari
+
+namespace {
+
 Spaces atari_spaces(const AtariConfig& a, const RomInfo& rom) {
   Spaces s;
   s.observation = SpaceSpec::box(DType::kUInt8, {int64_t{a.stack_num} * a.channels(), a.img_height, a.img_width},
@@ -147,28 +156,31 @@ Spaces atari_spaces(const AtariConfig& a, const RomInfo& rom) {
 
 }  // namespace
 
-void register_atari(std::vector<TaskDef>& registry, const std::string& rom_dir) {
+namespace atari {
+
+std::vector<ConfigField> AtariEnv::config(const RomPtr& /*rom*/) { return config_fields(); }
+Spaces AtariEnv::spaces(const Config& c, const RomPtr& rom) { return atari_spaces(resolve_config(c, *rom), *rom); }
+
+}  // namespace atari
+
+void register_atari(TaskRegistry& registry, const std::string& rom_dir) {
   ale::Logger::setMode(ale::Logger::Error);  // ALE greets on every construction otherwise
   std::vector<std::filesystem::path> roms;
   for (const auto& entry : std::filesystem::directory_iterator(rom_dir))
     if (entry.is_regular_file() && entry.path().extension() == ".bin") roms.push_back(entry.path());
   std::sort(roms.begin(), roms.end());
   for (const auto& path : roms) {
-    std::shared_ptr<const RomInfo> rom = inspect_rom(path);
+    RomPtr rom = inspect_rom(path);
     if (!rom) continue;
-    TaskDef t;
-    t.id = task_name(rom->game) + "-v5";
-    t.family = "atari";
-    t.doc = "Atari 2600 " + task_name(rom->game) + " on ALE " ENVHIVE_ALE_VERSION " (ROM " + rom->game +
-            ".bin), with EnvPool's preprocessing: frame skip with max-pooling, 84x84 gray, 4 stacked "
-            "frames, no-op and FIRE resets.";
-    t.config = config_fields();
-    const std::string id = t.id;
-    t.spaces = [rom, id](const Config& c) { return atari_spaces(resolve(c, *rom, id), *rom); };
-    t.make = [rom, id](const Config& c, int /*env_id*/) -> std::unique_ptr<Env> {
-      return std::make_unique<AtariEnv>(resolve(c, *rom, id), *rom);
-    };
-    registry.push_back(std::move(t));
+    register_task<AtariEnv>(registry,
+                            {.id = rom->task_id,
+                             .family = "atari",
+                             .doc = "Atari 2600 " + task_name(rom->game) + " on ALE " ENVHIVE_ALE_VERSION " (ROM " +
+                                    rom->game +
+                                    ".bin), with EnvPool's preprocessing: frame skip with max-pooling, 84x84 gray, "
+                                    "4 stacked frames, no-op and FIRE resets.",
+                             .max_episode_steps = 27000},
+                            rom);
   }
 }
 

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
 
 namespace envhive {
 
 // rom_dir: the installed ale-py wheel's ale_py/roms (located by the bindings).
-void register_atari(std::vector<TaskDef>& registry, const std::string& rom_dir);
+void register_atari(TaskRegistry& registry, const std::string& rom_dir);
 
 }  // namespace envhive

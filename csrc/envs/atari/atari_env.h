@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
 #include "palette.h"
 #include "resize.h"
 
@@ -36,7 +36,8 @@ namespace envhive::atari {
 
 // What registration learns about a ROM once (without emulating it).
 struct RomInfo {
-  std::string game;  // ALE's ROM id, e.g. "montezuma_revenge"
+  std::string task_id;  // envhive's id, e.g. "MontezumaRevenge-v5"
+  std::string game;     // ALE's ROM id, e.g. "montezuma_revenge"
   std::string path;  // the .bin file
   std::vector<int> minimal_actions, modes, difficulties;
   int default_mode = 0;
@@ -56,8 +57,17 @@ struct AtariConfig {
 
 inline constexpr int kRamBytes = 128;
 
+using RomPtr = std::shared_ptr<const RomInfo>;
+
+// The task kwargs as an AtariConfig, validated (std::invalid_argument naming the task); atari.cc.
+AtariConfig resolve_config(const Config& c, const RomInfo& rom);
+
 class AtariEnv final : public Env {
  public:
+  // The task's declarations for one ROM (atari.cc).
+  static std::vector<ConfigField> config(const RomPtr& rom);
+  static Spaces spaces(const Config& c, const RomPtr& rom);
+  AtariEnv(const Config& c, int /*env_id*/, const RomPtr& rom) : AtariEnv(resolve_config(c, *rom), *rom) {}
   AtariEnv(const AtariConfig& cfg, const RomInfo& rom);
 
   void reset() override;

@@ -14,8 +14,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../core/env.h"
-#include "numpy_compat.h"
+#include "../../core/task.h"
+#include "classic_spaces.h"
+#include "../../core/numpy_compat.h"
 
 namespace envhive::classic_control {
 
@@ -31,6 +32,12 @@ class AcrobotEnv final : public Env {
   static constexpr double kMaxVel1 = 4 * npcompat::kPi;
   static constexpr double kMaxVel2 = 9 * npcompat::kPi;
   static constexpr double kAvailTorque[3] = {-1.0, 0.0, +1};
+
+  static std::vector<ConfigField> config() { return {}; }
+  static Spaces spaces(const Config&) {
+    return {symmetric_f32_box({1.0, 1.0, 1.0, 1.0, kMaxVel1, kMaxVel2}), SpaceSpec::discrete(3), {}};
+  }
+  AcrobotEnv(const Config&, int /*env_id*/) {}
 
   void reset() override {
     for (float& v : state_f32_) v = static_cast<float>(rng().uniform(-0.1, 0.1));

@@ -9,8 +9,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../core/env.h"
-#include "numpy_compat.h"
+#include "../../core/task.h"
+#include "classic_spaces.h"
+#include "../../core/numpy_compat.h"
 
 namespace envhive::classic_control {
 
@@ -28,7 +29,15 @@ class CartPoleEnv final : public Env {
   static constexpr double kThetaThreshold = 12 * 2 * npcompat::kPi / 360;
   static constexpr double kXThreshold = 2.4;
 
-  explicit CartPoleEnv(bool sutton_barto_reward) : sutton_barto_reward_(sutton_barto_reward) {}
+  static std::vector<ConfigField> config() {
+    return {{"sutton_barto_reward", false,
+             "Reward 0 per non-terminal step and -1 on termination instead of +1 per step."}};
+  }
+  static Spaces spaces(const Config&) {
+    return {symmetric_f32_box({kXThreshold * 2, npcompat::kInf, kThetaThreshold * 2, npcompat::kInf}),
+            SpaceSpec::discrete(2), {}};
+  }
+  CartPoleEnv(const Config& c, int /*env_id*/) : sutton_barto_reward_(c.flag("sutton_barto_reward")) {}
 
   void reset() override {
     for (double& v : state_) v = rng().uniform(-0.05, 0.05);

@@ -2,13 +2,10 @@
 // Acrobot), reproduced step for step in C++.
 #pragma once
 
-#include <vector>
-
-#include "../../core/env.h"
+#include "../../core/task.h"
 
 namespace envhive {
 
-// Append one TaskDef per classic-control task id to `registry`.
-void register_classic_control(std::vector<TaskDef>& registry);
+void register_classic_control(TaskRegistry& registry);
 
 }  // namespace envhive

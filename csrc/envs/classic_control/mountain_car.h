@@ -10,7 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
+#include "classic_spaces.h"
 
 namespace envhive::classic_control {
 
@@ -23,7 +24,13 @@ class MountainCarEnv final : public Env {
   static constexpr double kForce = 0.001;
   static constexpr double kGravity = 0.0025;
 
-  explicit MountainCarEnv(double goal_velocity) : goal_velocity_(goal_velocity) {}
+  static std::vector<ConfigField> config() {
+    return {{"goal_velocity", 0.0, "Minimum velocity at the goal position for the episode to end."}};
+  }
+  static Spaces spaces(const Config&) {
+    return {f32_box({kMinPosition, -kMaxSpeed}, {kMaxPosition, kMaxSpeed}), SpaceSpec::discrete(3), {}};
+  }
+  MountainCarEnv(const Config& c, int /*env_id*/) : goal_velocity_(c.real("goal_velocity")) {}
 
   void reset() override {
     position_ = rng().uniform(-0.6, -0.4);

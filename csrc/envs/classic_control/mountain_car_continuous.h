@@ -14,8 +14,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "../../core/env.h"
-#include "numpy_compat.h"
+#include "../../core/task.h"
+#include "classic_spaces.h"
+#include "../../core/numpy_compat.h"
 
 namespace envhive::classic_control {
 
@@ -29,7 +30,13 @@ class MountainCarContinuousEnv final : public Env {
   static constexpr double kGoalPosition = 0.45;
   static constexpr double kPower = 0.0015;
 
-  explicit MountainCarContinuousEnv(double goal_velocity) : goal_velocity_(goal_velocity) {}
+  static std::vector<ConfigField> config() {
+    return {{"goal_velocity", 0.0, "Minimum velocity at the goal position for the episode to end."}};
+  }
+  static Spaces spaces(const Config&) {
+    return {f32_box({kMinPosition, -kMaxSpeed}, {kMaxPosition, kMaxSpeed}), f32_box({kMinAction}, {kMaxAction}), {}};
+  }
+  MountainCarContinuousEnv(const Config& c, int /*env_id*/) : goal_velocity_(c.real("goal_velocity")) {}
 
   void reset() override {
     // np.array([uniform(-0.6, -0.4), 0]): a float64 state.

@@ -8,8 +8,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "../../core/env.h"
-#include "numpy_compat.h"
+#include "../../core/task.h"
+#include "classic_spaces.h"
+#include "../../core/numpy_compat.h"
 
 namespace envhive::classic_control {
 
@@ -21,7 +22,11 @@ class PendulumEnv final : public Env {
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
 
-  explicit PendulumEnv(double g) : g_(g) {}
+  static std::vector<ConfigField> config() { return {{"g", 10.0, "Acceleration of gravity."}}; }
+  static Spaces spaces(const Config&) {
+    return {symmetric_f32_box({1.0, 1.0, kMaxSpeed}), f32_box({-kMaxTorque}, {kMaxTorque}), {}};
+  }
+  PendulumEnv(const Config& c, int /*env_id*/) : g_(c.real("g")) {}
 
   void reset() override {
     // high = [pi, 1.0]; uniform(low=-high, high=high), element by element.

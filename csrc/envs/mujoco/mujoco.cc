@@ -21,40 +21,24 @@ namespace {
 
 using namespace envhive::mujoco;
 
-// One task id: E's config for the version plus the time limit; spaces and envs from the model
-// named by the config (loaded once and shared, see load_model).
+// The task as Gymnasium's -v4 and -v5 ids, with its default time limit.
 template <class E>
-void add(std::vector<TaskDef>& registry, const std::string& name, bool v5, int64_t max_steps, const std::string& doc) {
-  TaskDef t;
-  t.id = name + (v5 ? "-v5" : "-v4");
-  t.family = "mujoco";
-  t.doc = doc + " (Gymnasium " + t.id + ").";
-  t.config = E::config(v5);
-  t.config.push_back({"max_episode_steps", max_steps,
-                      "Episode length after which the pool truncates (Gymnasium's registered TimeLimit); 0 "
-                      "disables it."});
-  t.reset_options = physics_reset_options();
-  t.spaces = [v5](const Config& c) {
-    const auto p = E::params(c, v5);
-    const ModelPtr model = load_model(p.common.xml_file);
-    return E::spaces(*model, p);
-  };
-  t.make = [v5](const Config& c, int /*env_id*/) -> std::unique_ptr<Env> {
-    const auto p = E::params(c, v5);
-    return std::make_unique<E>(load_model(p.common.xml_file), p);
-  };
-  registry.push_back(std::move(t));
-}
-
-template <class E>
-void add_both(std::vector<TaskDef>& registry, const std::string& name, int64_t max_steps, const std::string& doc) {
-  add<E>(registry, name, false, max_steps, doc);
-  add<E>(registry, name, true, max_steps, doc);
+void add_both(TaskRegistry& registry, const std::string& name, int64_t max_steps, const std::string& doc) {
+  for (const bool v5 : {false, true}) {
+    const std::string id = name + (v5 ? "-v5" : "-v4");
+    register_task<E>(registry,
+                     {.id = id,
+                      .family = "mujoco",
+                      .doc = doc + " (Gymnasium " + id + ").",
+                      .max_episode_steps = max_steps,
+                      .reset_options = physics_reset_options()},
+                     v5);
+  }
 }
 
 }  // namespace
 
-void register_mujoco(std::vector<TaskDef>& registry, const std::string& assets_dir) {
+void register_mujoco(TaskRegistry& registry, const std::string& assets_dir) {
   install_handlers();
   set_assets_dir(assets_dir);
   add_both<AntEnv>(registry, "Ant", 1000, "Make a four-legged ant run forward");

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
 
 namespace envhive {
 
-// Append one TaskDef per MuJoCo task id to `registry`. `assets_dir` is Gymnasium's
+// Register every MuJoCo task id in `registry`. `assets_dir` is Gymnasium's
 // envs/mujoco/assets folder (relative xml_file names resolve against it); this also installs
 // MuJoCo's error and warning handlers.
-void register_mujoco(std::vector<TaskDef>& registry, const std::string& assets_dir);
+void register_mujoco(TaskRegistry& registry, const std::string& assets_dir);
 
 }  // namespace envhive

@@ -19,6 +19,7 @@
 #include <mujoco/mujoco.h>
 
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
@@ -27,7 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
+#include "../../core/numpy_compat.h"
 
 namespace envhive::mujoco {
 
@@ -57,58 +59,13 @@ ModelPtr load_model(const std::string& xml_file);
 // numpy's Generator.standard_normal() on envhive's PCG64 stream (numpy's ziggurat, bit for bit).
 double standard_normal(Pcg64& rng);
 
-// --- numpy-compatible arithmetic ---
-
-// numpy's pairwise summation (add.reduce over a contiguous array) of at(0) .. at(n - 1), with
-// accumulation in T: 8 partial sums in blocks of 128, halves above that.
-template <class T, class At>
-T np_sum(size_t n, const At& at, size_t offset = 0) {
-  if (n < 8) {
-    T res = 0;
-    for (size_t i = 0; i < n; ++i) res += at(offset + i);
-    return res;
-  }
-  if (n <= 128) {
-    T r[8];
-    for (size_t j = 0; j < 8; ++j) r[j] = at(offset + j);
-    size_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (size_t j = 0; j < 8; ++j) r[j] += at(offset + i + j);
-    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += at(offset + i);
-    return res;
-  }
-  size_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return np_sum<T>(n2, at, offset) + np_sum<T>(n - n2, at, offset + n2);
-}
-
-// np.sum(np.square(a)) for a contiguous array (float32 stays float32, as in numpy).
-template <class T>
-T np_sum_squares(const T* a, size_t n) {
-  return np_sum<T>(n, [a](size_t i) { return a[i] * a[i]; });
-}
-
-// np.clip for one value (NaN propagates, as in numpy).
-inline double np_clip(double v, double lo, double hi) {
-  if (std::isnan(v)) return v;
-  return v < lo ? lo : (v > hi ? hi : v);
-}
-
-// np.sum(np.square(np.clip(a, lo, hi))).
-inline double np_sum_squares_clipped(const double* a, size_t n, double lo, double hi) {
-  return np_sum<double>(n, [a, lo, hi](size_t i) {
-    const double v = np_clip(a[i], lo, hi);
-    return v * v;
-  });
-}
-
-// np.linalg.norm of a small vector: sqrt(x . x).
-inline double np_norm(const double* a, size_t n) {
-  double s = 0.0;
-  for (size_t i = 0; i < n; ++i) s += a[i] * a[i];
-  return std::sqrt(s);
-}
+// numpy-compatible arithmetic (core/numpy_compat.h), used unqualified by every MuJoCo task.
+using npcompat::f32;
+using npcompat::np_clip;
+using npcompat::np_norm;
+using npcompat::np_sum;
+using npcompat::np_sum_squares;
+using npcompat::np_sum_squares_clipped;
 
 // Writes consecutive float64 values into an observation row.
 struct ObsWriter {
@@ -145,12 +102,6 @@ inline std::vector<InfoSpec> float64_infos(std::initializer_list<Float64Info> fi
   for (const Float64Info& f : fields)
     infos.push_back({f.name, DType::kFloat64, f.count < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{f.count}});
   return infos;
-}
-
-// A float32 bound of Gymnasium's action space (actuator_ctrlrange.astype(np.float32)), as double.
-inline double f32(double v) {
-  volatile float rounded = static_cast<float>(v);
-  return static_cast<double>(rounded);
 }
 
 // Observation and action spaces of a MuJoCo task: Box(-inf, inf, (obs_size,), float64) and
@@ -275,3 +226,24 @@ class MujocoEnv : public Env {
 };
 
 }  // namespace envhive::mujoco
+
+namespace envhive {
+
+// A MuJoCo task E declares its kwargs for a version (config(bool v5)), reads them into its Params
+// (params(config, v5)), and gets its spaces and envs from the model those Params name, loaded once
+// and shared (spaces(model, params), E(model, params)). register_task passes the version.
+template <class E>
+  requires std::derived_from<E, mujoco::MujocoEnv>
+struct TaskTraits<E> {
+  static std::vector<ConfigField> config(bool v5) { return E::config(v5); }
+  static Spaces spaces(const Config& c, bool v5) {
+    const auto p = E::params(c, v5);
+    return E::spaces(*mujoco::load_model(p.common.xml_file), p);
+  }
+  static std::unique_ptr<Env> make(const Config& c, int /*env_id*/, bool v5) {
+    const auto p = E::params(c, v5);
+    return std::make_unique<E>(mujoco::load_model(p.common.xml_file), p);
+  }
+};
+
+}  // namespace envhive

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
 
 namespace envhive::python {
 
@@ -24,7 +24,8 @@ using ResetFn = int32_t (*)(void* state, const double* rand, const void* config,
 using StepFn = int32_t (*)(void* state, const void* action, const double* rand, const void* config, double* out,
                            void* obs);
 
-// A task kwarg as laid out in the config record the compiled functions read.
+// A task kwarg as laid out in the config record the compiled functions read (its kind is the
+// type of the field's default: bool -> uint8, int -> int64, float -> float64, list -> float64[]).
 struct ConfigSlot {
   enum class Kind : uint8_t { kBool, kInt, kFloat, kFloats };
   std::string name;
@@ -51,6 +52,7 @@ struct CompiledTask {
   int step_randoms = 0;
   bool check_finite = true;  // NaN anywhere, or +-inf outside finite bounds, in a Box observation is an error
   Spaces spaces;
+  std::vector<ConfigField> config;  // the task's kwargs (max_episode_steps is the pool's)
   std::vector<ConfigSlot> config_slots;
   std::vector<InfoSlot> info_slots;
 
@@ -73,8 +75,18 @@ struct FailureRecord {
 // The most recent failures (oldest first), optionally clearing them. Thread-safe.
 std::vector<FailureRecord> recent_failures(bool clear);
 
+using CompiledTaskPtr = std::shared_ptr<const CompiledTask>;
+
 class CompiledEnv final : public Env {
  public:
+  static std::vector<ConfigField> config(const CompiledTaskPtr& task) { return task->config; }
+  static Spaces spaces(const Config& c, const CompiledTaskPtr& task) {
+    task->config_record(c);  // validates list lengths before any env is built
+    return task->spaces;
+  }
+  // One record per env keeps every env's reads on its own cache lines (they are a few bytes).
+  CompiledEnv(const Config& c, int env_id, const CompiledTaskPtr& task)
+      : CompiledEnv(task, task->config_record(c), env_id) {}
   CompiledEnv(std::shared_ptr<const CompiledTask> task, std::shared_ptr<const std::vector<uint64_t>> config,
               int env_id);
 

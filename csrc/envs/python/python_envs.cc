@@ -1,5 +1,6 @@
-// register_compiled_task: appends (or replaces) a TaskDef for a compiled Python env at run time.
-// The spec dict is built by envhive.authoring, which also keeps the compiled code alive for the
+// register_compiled_task: adds (or replaces) the task of a compiled Python env at run time.
+// Its declarations arrive as the bound spec types (SpaceSpec, ConfigField, InfoSpec) from
+// envhive.authoring, which also keeps the compiled code alive for the
 // life of the process (function addresses stay valid for every pool ever built from them).
 #include "python_envs.h"
 
@@ -20,37 +21,10 @@ namespace envhive::python {
 
 namespace {
 
-DType parse_dtype(const std::string& name) {
-  static const std::pair<const char*, DType> kNames[] = {
-      {"bool", DType::kBool},       {"uint8", DType::kUInt8},     {"int32", DType::kInt32},
-      {"int64", DType::kInt64},     {"float32", DType::kFloat32}, {"float64", DType::kFloat64},
-  };
-  for (const auto& [n, d] : kNames)
-    if (name == n) return d;
-  throw nb::value_error(("unsupported dtype '" + name + "'").c_str());
-}
-
-SpaceSpec parse_space(nb::handle d) {
-  const auto kind = nb::cast<std::string>(d["kind"]);
-  if (kind == "discrete") return SpaceSpec::discrete(nb::cast<int64_t>(d["n"]), nb::cast<int64_t>(d["start"]));
-  if (kind != "box") throw nb::value_error(("unknown space kind '" + kind + "'").c_str());
-  return SpaceSpec::box(parse_dtype(nb::cast<std::string>(d["dtype"])), nb::cast<std::vector<int64_t>>(d["shape"]),
-                        nb::cast<std::vector<double>>(d["low"]), nb::cast<std::vector<double>>(d["high"]));
-}
-
-ConfigValue parse_default(nb::handle h) {
-  if (PyBool_Check(h.ptr())) return nb::cast<bool>(h);
-  if (PyLong_Check(h.ptr())) return nb::cast<int64_t>(h);
-  if (PyFloat_Check(h.ptr())) return nb::cast<double>(h);
-  if (PyUnicode_Check(h.ptr())) return nb::cast<std::string>(h);
-  return nb::cast<std::vector<double>>(h);
-}
-
 template <class T>
-T fn_ptr(nb::handle address) {
-  const auto a = nb::cast<uintptr_t>(address);
-  if (a == 0) throw nb::value_error("null function address");
-  return reinterpret_cast<T>(a);
+T fn_ptr(uintptr_t address) {
+  if (address == 0) throw nb::value_error("null function address");
+  return reinterpret_cast<T>(address);
 }
 
 // Ids registered here (so a Python env may replace its own earlier definition, never a built-in).
@@ -59,83 +33,68 @@ std::set<std::string>& compiled_ids() {
   return ids;
 }
 
-void register_compiled_task(nb::dict spec) {
-  auto task = std::make_shared<CompiledTask>();
-  task->id = nb::cast<std::string>(spec["id"]);
-  auto labels = nb::cast<std::vector<std::string>>(spec["labels"]);
-  if (labels.size() != 3) throw nb::value_error("labels must name reset, step and observe");
-  for (int i = 0; i < 3; ++i) task->labels[i] = labels[static_cast<size_t>(i)];
-  task->reset_fn = fn_ptr<ResetFn>(spec["reset_fn"]);
-  task->step_fn = fn_ptr<StepFn>(spec["step_fn"]);
-  task->state_bytes = nb::cast<size_t>(spec["state_bytes"]);
-  task->config_bytes = nb::cast<size_t>(spec["config_bytes"]);
-  task->reset_randoms = nb::cast<int>(spec["reset_randoms"]);
-  task->step_randoms = nb::cast<int>(spec["step_randoms"]);
-  if (task->reset_randoms < 0 || task->step_randoms < 0) throw nb::value_error("randoms must be >= 0");
-  task->check_finite = nb::cast<bool>(spec["check_finite"]);
-  task->spaces.observation = parse_space(spec["observation"]);
-  task->spaces.action = parse_space(spec["action"]);
+ConfigSlot config_slot(const ConfigField& f, size_t offset) {
+  ConfigSlot slot;
+  slot.name = f.name;
+  slot.offset = offset;
+  if (std::holds_alternative<bool>(f.default_value))
+    slot.kind = ConfigSlot::Kind::kBool;
+  else if (std::holds_alternative<int64_t>(f.default_value))
+    slot.kind = ConfigSlot::Kind::kInt;
+  else if (std::holds_alternative<double>(f.default_value))
+    slot.kind = ConfigSlot::Kind::kFloat;
+  else if (const auto* v = std::get_if<std::vector<double>>(&f.default_value))
+    slot.kind = ConfigSlot::Kind::kFloats, slot.length = v->size();
+  else
+    throw nb::type_error(("config field '" + f.name + "' of a Python env must be a bool, int, float or list").c_str());
+  return slot;
+}
 
-  TaskDef def;
-  def.id = task->id;
-  def.family = nb::cast<std::string>(spec["family"]);
-  def.doc = nb::cast<std::string>(spec["doc"]);
-  for (auto item : nb::cast<nb::list>(spec["config"])) {
-    nb::handle f = item;
-    const auto name = nb::cast<std::string>(f["name"]);
-    def.config.push_back({name, parse_default(f["default"]), nb::cast<std::string>(f["doc"])});
-    const auto kind = nb::cast<std::string>(f["kind"]);
-    if (kind == "none") continue;  // a kwarg the pool reads (max_episode_steps), not in the record
-    ConfigSlot slot;
-    slot.name = name;
-    slot.offset = nb::cast<size_t>(f["offset"]);
-    if (kind == "bool")
-      slot.kind = ConfigSlot::Kind::kBool;
-    else if (kind == "int")
-      slot.kind = ConfigSlot::Kind::kInt;
-    else if (kind == "float")
-      slot.kind = ConfigSlot::Kind::kFloat;
-    else if (kind == "floats")
-      slot.kind = ConfigSlot::Kind::kFloats, slot.length = nb::cast<size_t>(f["length"]);
-    else
-      throw nb::value_error(("unknown config kind '" + kind + "'").c_str());
+void register_compiled_task(std::string id, std::string family, std::string doc, std::vector<std::string> labels,
+                            uintptr_t reset_fn, uintptr_t step_fn, size_t state_bytes, size_t config_bytes,
+                            int reset_randoms, int step_randoms, bool check_finite, int64_t max_episode_steps,
+                            SpaceSpec observation, SpaceSpec action, std::vector<ConfigField> config,
+                            std::vector<size_t> config_offsets, std::vector<InfoSpec> infos,
+                            std::vector<size_t> info_offsets) {
+  auto task = std::make_shared<CompiledTask>();
+  task->id = id;
+  if (labels.size() != 3) throw nb::value_error("labels must name reset, step and observe");
+  for (size_t i = 0; i < 3; ++i) task->labels[i] = labels[i];
+  task->reset_fn = fn_ptr<ResetFn>(reset_fn);
+  task->step_fn = fn_ptr<StepFn>(step_fn);
+  task->state_bytes = state_bytes;
+  task->config_bytes = config_bytes;
+  if (reset_randoms < 0 || step_randoms < 0) throw nb::value_error("randoms must be >= 0");
+  task->reset_randoms = reset_randoms;
+  task->step_randoms = step_randoms;
+  task->check_finite = check_finite;
+  task->spaces.observation = std::move(observation);
+  task->spaces.action = std::move(action);
+  if (config_offsets.size() != config.size()) throw nb::value_error("one config offset per config field");
+  for (size_t i = 0; i < config.size(); ++i) {
+    const ConfigSlot slot = config_slot(config[i], config_offsets[i]);
     const size_t width = slot.kind == ConfigSlot::Kind::kBool ? 1 : 8 * slot.length;
-    if (slot.offset + width > task->config_bytes) throw nb::value_error("config field outside the config record");
+    if (slot.offset + width > config_bytes) throw nb::value_error("config field outside the config record");
     task->config_slots.push_back(slot);
   }
-  for (auto item : nb::cast<nb::list>(spec["infos"])) {
-    nb::handle f = item;
-    InfoSpec info;
-    info.name = nb::cast<std::string>(f["name"]);
-    info.dtype = parse_dtype(nb::cast<std::string>(f["dtype"]));
-    info.shape = nb::cast<std::vector<int64_t>>(f["shape"]);
-    InfoSlot slot{nb::cast<size_t>(f["offset"]), info.bytes()};
-    if (slot.state_offset + slot.bytes > task->state_bytes) throw nb::value_error("info field outside the state record");
-    task->spaces.infos.push_back(info);
+  task->config = std::move(config);
+  if (info_offsets.size() != infos.size()) throw nb::value_error("one state offset per info field");
+  for (size_t i = 0; i < infos.size(); ++i) {
+    const InfoSlot slot{info_offsets[i], infos[i].bytes()};
+    if (slot.state_offset + slot.bytes > state_bytes) throw nb::value_error("info field outside the state record");
     task->info_slots.push_back(slot);
   }
-  if (task->spaces.infos.size() > 32) throw nb::value_error("at most 32 info fields");
+  task->spaces.infos = std::move(infos);
+  validate_spaces(task->spaces, id);  // the info-field limit, names, bounds: before anything is registered
 
-  std::shared_ptr<const CompiledTask> shared = task;
-  def.spaces = [shared](const Config& config) {
-    shared->config_record(config);  // validates list lengths before any env is built
-    return shared->spaces;
-  };
-  def.make = [shared](const Config& config, int env_id) -> std::unique_ptr<Env> {
-    // One record per env keeps every env's reads on its own cache lines (they are a few bytes).
-    return std::make_unique<CompiledEnv>(shared, shared->config_record(config), env_id);
-  };
-
-  auto& registry = task_registry();
-  for (auto& existing : registry) {
-    if (existing.id != def.id) continue;
-    if (!compiled_ids().count(def.id))
-      throw nb::value_error(("task id '" + def.id + "' is already taken by a built-in task").c_str());
-    existing = std::move(def);  // a newer definition of the same Python env; old pools keep theirs
-    return;
-  }
-  compiled_ids().insert(def.id);
-  registry.push_back(std::move(def));
+  TaskDef def = make_task_def<CompiledEnv>(
+      {.id = id, .family = std::move(family), .doc = std::move(doc), .max_episode_steps = max_episode_steps},
+      CompiledTaskPtr(task));
+  TaskRegistry& registry = task_registry();
+  if (registry.find(id) && !compiled_ids().count(id))
+    throw nb::value_error(("task id '" + id + "' is already taken by a built-in task").c_str());
+  registry.replace(std::move(def));  // a newer definition of the same Python env; old pools keep theirs
+  compiled_ids().insert(id);
 }
 
 nb::list compiled_failures(bool clear) {
@@ -158,9 +117,14 @@ nb::list compiled_failures(bool clear) {
 }  // namespace
 
 void bind_python_envs(nb::module_& m) {
-  m.def("register_compiled_task", &register_compiled_task, nb::arg("spec"),
+  m.def("register_compiled_task", &register_compiled_task, nb::kw_only(), nb::arg("id"), nb::arg("family"),
+        nb::arg("doc"), nb::arg("labels"), nb::arg("reset_fn"), nb::arg("step_fn"), nb::arg("state_bytes"),
+        nb::arg("config_bytes"), nb::arg("reset_randoms"), nb::arg("step_randoms"), nb::arg("check_finite"),
+        nb::arg("max_episode_steps"), nb::arg("observation"), nb::arg("action"), nb::arg("config"),
+        nb::arg("config_offsets"), nb::arg("infos"), nb::arg("info_offsets"),
         "Register (or replace) a task whose reset/step (each followed by observe) are compiled C callables "
-        "(see envhive.authoring).");
+        "(see envhive.authoring): `config` fields live at `config_offsets` in the config record, `infos` are "
+        "copied from `info_offsets` of the state record.");
   m.def("compiled_failures", &compiled_failures, nb::arg("clear") = false,
         "The inputs of the most recent failed calls of compiled Python envs (oldest first).");
 }

@@ -1,8 +1,8 @@
 #pragma once
-#include <vector>
 
-#include "../../core/env.h"
+#include "../../core/task.h"
 
 namespace envhive {
-void register_testing(std::vector<TaskDef>& registry);
-}
+// Dummy-v0, an engine test task (hidden: not listed, not registered with Gymnasium).
+void register_testing(TaskRegistry& registry);
+}  // namespace envhive

@@ -1,5 +1,5 @@
-// Scalar arithmetic exactly as NumPy 2 / CPython perform it, for envs that must match Gymnasium's
-// Python implementations bit for bit. Shared by the classic-control tasks.
+// Arithmetic exactly as NumPy 2 / CPython perform it, for tasks that must match Gymnasium's Python
+// implementations bit for bit (every family uses it; it is part of the task SDK).
 //
 // - py_pow / py_powf: what `x ** 2` does on a Python float / np.float64 (glibc pow) and on an
 //   np.float32 (glibc powf). glibc's pow is not correctly rounded (~0.52 ulp), so `x ** 2` and
@@ -9,11 +9,14 @@
 // - np_sinf / np_cosf: NumPy's float32 sin/cos ufunc loops (Cody-Waite reduction + minimax
 //   polynomials with FMA), which NumPy uses instead of libm on CPUs with FMA3 (x86-64-v3 and up,
 //   and ARM64). float64 np.sin/np.cos go to libm, i.e. std::sin/std::cos.
+// - f32: a bound Gymnasium declares as a float32 array, as the double it rounds to.
+// - np_sum / np_sum_squares / np_clip / np_norm: numpy's pairwise summation and friends.
 // - NpScalar: a double-or-float32 scalar that follows NEP 50 promotion, for code paths whose
 //   dtypes change from step to step (MountainCarContinuous).
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -21,6 +24,66 @@ namespace envhive::npcompat {
 
 // math.pi / np.pi
 inline constexpr double kPi = 3.141592653589793;
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A Gymnasium bound given as a float32 array (np.array(..., dtype=np.float32)): the float32-rounded
+// value, kept as a double. The volatile keeps GCC 12's SLP vectorizer from dropping the
+// double -> float -> double round trip.
+inline double f32(double v) {
+  volatile float rounded = static_cast<float>(v);
+  return static_cast<double>(rounded);
+}
+
+// numpy's pairwise summation (add.reduce over a contiguous array) of at(0) .. at(n - 1), with
+// accumulation in T: 8 partial sums in blocks of 128, halves above that.
+template <class T, class At>
+T np_sum(size_t n, const At& at, size_t offset = 0) {
+  if (n < 8) {
+    T res = 0;
+    for (size_t i = 0; i < n; ++i) res += at(offset + i);
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (size_t j = 0; j < 8; ++j) r[j] = at(offset + j);
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (size_t j = 0; j < 8; ++j) r[j] += at(offset + i + j);
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += at(offset + i);
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return np_sum<T>(n2, at, offset) + np_sum<T>(n - n2, at, offset + n2);
+}
+
+// np.sum(np.square(a)) for a contiguous array (float32 stays float32, as in numpy).
+template <class T>
+T np_sum_squares(const T* a, size_t n) {
+  return np_sum<T>(n, [a](size_t i) { return a[i] * a[i]; });
+}
+
+// np.clip for one value (NaN propagates, as in numpy).
+inline double np_clip(double v, double lo, double hi) {
+  if (std::isnan(v)) return v;
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+// np.sum(np.square(np.clip(a, lo, hi))).
+inline double np_sum_squares_clipped(const double* a, size_t n, double lo, double hi) {
+  return np_sum<double>(n, [a, lo, hi](size_t i) {
+    const double v = np_clip(a[i], lo, hi);
+    return v * v;
+  });
+}
+
+// np.linalg.norm of a small vector: sqrt(x . x).
+inline double np_norm(const double* a, size_t n) {
+  double s = 0.0;
+  for (size_t i = 0; i < n; ++i) s += a[i] * a[i];
+  return std::sqrt(s);
+}
 
 // Keep the compiler from treating `v` as a known constant (so pow(x, 2.0) stays a pow call).
 template <typename T>

@@ -1,0 +1,130 @@
+#include "spec_types.h"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+
+namespace envhive::bindings {
+
+ConfigValue config_value_from_py(const std::string& name, nb::handle h) {
+  PyObject* o = h.ptr();
+  if (PyBool_Check(o)) return o == Py_True;
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) throw nb::value_error(("config value for '" + name + "' does not fit in 64 bits").c_str());
+    return static_cast<int64_t>(v);
+  }
+  if (PyFloat_Check(o)) return PyFloat_AS_DOUBLE(o);
+  if (PyUnicode_Check(o)) return nb::cast<std::string>(h);
+  if (PySequence_Check(o) && !PyBytes_Check(o)) {
+    std::vector<double> out;
+    for (nb::handle item : nb::iter(h)) {
+      if (!PyFloat_Check(item.ptr()) && !(PyLong_Check(item.ptr()) && !PyBool_Check(item.ptr())))
+        throw nb::type_error(("config value for '" + name + "' must be a list of numbers").c_str());
+      out.push_back(PyFloat_AsDouble(item.ptr()));
+    }
+    return out;
+  }
+  throw nb::type_error(("config value for '" + name + "' has an unsupported type (bool, int, float, str or a list of "
+                        "numbers)")
+                           .c_str());
+}
+
+nb::object config_value_to_py(const ConfigValue& v) {
+  return std::visit(
+      [](const auto& x) -> nb::object {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::vector<double>>) {
+          nb::list out;
+          for (double d : x) out.append(nb::float_(d));
+          return out;
+        } else {
+          return nb::cast(x);
+        }
+      },
+      v);
+}
+
+Config config_from_py(const TaskDef& task, nb::dict values) {
+  std::map<std::string, ConfigValue> m;
+  for (auto [k, v] : values) {
+    const auto key = nb::cast<std::string>(k);
+    m[key] = config_value_from_py(key, v);
+  }
+  try {
+    return task.resolve_config(m);
+  } catch (const std::invalid_argument& e) {
+    throw nb::value_error(e.what());
+  }
+}
+
+namespace {
+
+nb::tuple shape_tuple(const std::vector<int64_t>& shape) {
+  nb::list out;
+  for (int64_t d : shape) out.append(d);
+  return nb::tuple(out);
+}
+
+SpaceSpec make_box(const std::string& dtype, std::vector<int64_t> shape, std::vector<double> low,
+                   std::vector<double> high) {
+  SpaceSpec s = SpaceSpec::box(dtype_from_name(dtype), std::move(shape), std::move(low), std::move(high));
+  return s;
+}
+
+}  // namespace
+
+void bind_spec_types(nb::module_& m) {
+  nb::class_<SpaceSpec>(m, "SpaceSpec", "A single-env space as a task declares it (a Gymnasium Box or Discrete).")
+      .def_static("box", &make_box, nb::arg("dtype"), nb::arg("shape"), nb::arg("low"), nb::arg("high"),
+                  "Box(low, high, shape, dtype); low/high hold one value (broadcast) or one per element.")
+      .def_static("discrete", &SpaceSpec::discrete, nb::arg("n"), nb::arg("start") = 0, "Discrete(n, start).")
+      .def_prop_ro("kind", [](const SpaceSpec& s) { return std::string(s.kind == SpaceSpec::Kind::kBox ? "box" : "discrete"); })
+      .def_prop_ro("dtype", [](const SpaceSpec& s) { return std::string(dtype_name(s.dtype)); })
+      .def_prop_ro("shape", [](const SpaceSpec& s) { return shape_tuple(s.shape); })
+      .def_ro("low", &SpaceSpec::low)
+      .def_ro("high", &SpaceSpec::high)
+      .def_ro("n", &SpaceSpec::n)
+      .def_ro("start", &SpaceSpec::start);
+
+  nb::class_<InfoSpec>(m, "InfoSpec", "An extra per-env output a task reports in info (a scalar or small array).")
+      .def(
+          "__init__",
+          [](InfoSpec* self, std::string name, const std::string& dtype, std::vector<int64_t> shape) {
+            new (self) InfoSpec{std::move(name), dtype_from_name(dtype), std::move(shape)};
+          },
+          nb::arg("name"), nb::arg("dtype"), nb::arg("shape") = std::vector<int64_t>{})
+      .def_ro("name", &InfoSpec::name)
+      .def_prop_ro("dtype", [](const InfoSpec& i) { return std::string(dtype_name(i.dtype)); })
+      .def_prop_ro("shape", [](const InfoSpec& i) { return shape_tuple(i.shape); });
+
+  nb::class_<ConfigField>(m, "ConfigField", "A task kwarg: its name, default value and doc.")
+      .def(
+          "__init__",
+          [](ConfigField* self, std::string name, nb::handle default_value, std::string doc) {
+            new (self) ConfigField{name, config_value_from_py(name, default_value), std::move(doc)};
+          },
+          nb::arg("name"), nb::arg("default"), nb::arg("doc") = "")
+      .def_ro("name", &ConfigField::name)
+      .def_prop_ro("default", [](const ConfigField& f) { return config_value_to_py(f.default_value); })
+      .def_ro("doc", &ConfigField::doc);
+
+  nb::class_<Spaces>(m, "Spaces", "What a task exposes once its config is known.")
+      .def_ro("observation", &Spaces::observation)
+      .def_ro("action", &Spaces::action)
+      .def_ro("infos", &Spaces::infos);
+
+  nb::class_<TaskInfo>(m, "TaskInfo", "A registered task's metadata and config fields.")
+      .def_prop_ro("id", [](const TaskInfo& t) { return t.meta.id; })
+      .def_prop_ro("family", [](const TaskInfo& t) { return t.meta.family; })
+      .def_prop_ro("doc", [](const TaskInfo& t) { return t.meta.doc; })
+      .def_prop_ro("max_episode_steps", [](const TaskInfo& t) { return t.meta.max_episode_steps; })
+      .def_prop_ro("reset_options", [](const TaskInfo& t) { return t.meta.reset_options; })
+      .def_prop_ro("hidden", [](const TaskInfo& t) { return t.meta.hidden; })
+      .def_ro("config", &TaskInfo::config);
+}
+
+}  // namespace envhive::bindings

@@ -1,0 +1,60 @@
+"""Write what a built family module tells envhive without being loaded (run by CMake after it links).
+
+    python write_module_metadata.py MODULE_FILE MODULE_NAME OUT_DIR
+
+- ``<name>.tasks.json``, the task manifest: every task's id, family, doc, time limit, config fields,
+  reset options and spaces for its default config, so ``import envhive``, ``envhive list`` and
+  ``envhive info`` know every task without loading any family module (and the library it links,
+  libmujoco or ALE). See envhive.catalog.
+- ``<name>.pyi``, the module's type stubs (nanobind's stub generator), shipped with ``py.typed``.
+
+A module that cannot be imported here (e.g. ale-py, which holds the ROMs, is missing from the build
+environment) gets neither file: envhive then loads it to list its tasks.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+
+def main(module_file: str, name: str, out_dir: str) -> int:
+    out = Path(out_dir)
+    manifest = out / f"{name}.tasks.json"
+    stub = out / f"{name}.pyi"
+    for stale in (manifest, stub):  # never leave the files of an older build behind
+        stale.unlink(missing_ok=True)
+    qualified = f"envhive.{name}"
+    loader = importlib.machinery.ExtensionFileLoader(qualified, module_file)
+    spec = importlib.util.spec_from_file_location(qualified, module_file, loader=loader)
+    assert spec is not None
+    try:
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+    except ImportError as e:
+        print(f"envhive: no task manifest for {name} ({e}); it will be loaded at import", file=sys.stderr)
+        return 0
+    data = {
+        "module": name,
+        "protocol": module.PROTOCOL,
+        "envhive_version": module.ENVHIVE_VERSION,
+        "tasks": module.task_manifest(),
+    }
+    manifest.write_text(json.dumps(data, indent=1) + "\n")
+    try:
+        from nanobind.stubgen import StubGen
+    except ImportError as e:  # a nanobind without its stub generator: the package still works, untyped
+        print(f"envhive: no type stubs for {name} ({e})", file=sys.stderr)
+        return 0
+    sys.modules[qualified] = module
+    gen = StubGen(module=module, quiet=True, output_file=stub)
+    gen.put(module)
+    stub.write_text(gen.get())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

@@ -1,0 +1,45 @@
+// Every tuning constant of the pool, with one line of why. The measurements behind them are in
+// docs/tuning.md; change one only with a side-by-side benchmark of before and after.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace envhive::tuning {
+
+// Most envs one claim takes (stack arrays of a chunk are this long): large enough that a claim's
+// atomics are amortised, small enough that a thread finishing early finds work left to steal.
+inline constexpr size_t kMaxChunk = 64;
+
+// A waiting caller polls this long before it sleeps: a futex wake-up costs more than a small batch.
+inline constexpr std::chrono::microseconds kCallerSpin{50};
+// An idle worker polls this long before it sleeps: the next batch usually comes within microseconds.
+inline constexpr std::chrono::microseconds kWorkerSpin{100};
+// A sleeping caller wakes this often to poll Ctrl-C, its deadline and a close from another thread.
+inline constexpr std::chrono::milliseconds kSleepSlice{20};
+// A caller that steps envs itself checks Ctrl-C at least this often (it bounds the caller's claims
+// by the running mean of a step, so it returns within one step of its current env).
+inline constexpr int64_t kSignalCheckNs = 10'000'000;
+
+// Sync batches estimated below kSoloBelowNs run on the caller alone (handing envs to another core
+// costs a few us of wake-ups and cache-line moves); above kSharedAboveNs they are shared again. The
+// gap keeps a batch near the line from flipping every call.
+inline constexpr double kSoloBelowNs = 8'000;
+inline constexpr double kSharedAboveNs = 16'000;
+// Weight of the newest chunk in the running mean of an env's step cost.
+inline constexpr double kEnvCostWeight = 0.1;
+
+// Async: an env is "quick" when the chunk of its last step took under this: the longest a waiting
+// caller that steps it may keep a batch that is ready from being returned.
+inline constexpr double kQuickBelowNs = 1'000'000;
+// Async: the most work (by the running mean) a waiting caller claims at once.
+inline constexpr double kCallerChunkNs = 20'000;
+// Async: the standby worker steps once the caller has been out of recv this long (it is running
+// Python between batches); sooner would put a third thread on two cores for a few microseconds.
+inline constexpr int64_t kStandbyAfterNs = 50'000;
+// Async: while work is queued and the caller is away, a sleeping standby looks again this often
+// (a wake-up can race ahead of its sleep).
+inline constexpr std::chrono::milliseconds kStandbyPoll{1};
+
+}  // namespace envhive::tuning
