@@ -5,7 +5,9 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' \)) CMakeLists.txt pyproject.toml
 
-.PHONY: demo test install lint bench clean
+NATIVE_TESTS := build/native-tests
+
+.PHONY: demo test install lint typecheck native-test bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +24,22 @@ install: $(VENV)/.installed
 demo: install
 	$(VENV)/bin/envhive bench CartPole-v1 --num-envs 64 --seconds 2 --compare gymnasium-sync,gymnasium-async
 
-test: install
-	$(VENV)/bin/ruff check src tests benchmarks csrc
+test: install lint typecheck native-test
 	$(PY) -m pytest tests
+
+lint: install
+	$(VENV)/bin/ruff check src tests benchmarks csrc examples
+	$(VENV)/bin/ruff format --check src tests
+
+typecheck: install
+	$(VENV)/bin/mypy
+
+# The engine core's C++ unit tests (tests/native), built without Python.
+native-test: install
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" cmake -S . -B $(NATIVE_TESTS) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DENVHIVE_BUILD_MODULES=OFF -DENVHIVE_BUILD_TESTS=ON > /dev/null
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" cmake --build $(NATIVE_TESTS)
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ctest --test-dir $(NATIVE_TESTS) --output-on-failure
 
 bench: install
 	$(PIP) install --quiet "envpool==1.2.5" "matplotlib>=3.8,<4"  # the [bench] extra, without reinstalling envhive

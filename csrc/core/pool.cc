@@ -276,9 +276,10 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
   // the caller's claims, tells an async pool which envs are quick enough for the waiting caller,
   // and tells a waiting caller when to poll Ctrl-C.
   const auto start = clock::now();
-  bool stepped[kMaxChunk];  // async: which envs run a step (not a reset), for their quick flags
-  if (!sync())
-    for (size_t j = 0; j < n; ++j) stepped[j] = stepper_.state(ids[j]).cmd == Command::kStep;
+  // Only chunks of steps feed the cost estimate: a reset can cost much more or less than a step.
+  bool stepped[kMaxChunk];
+  bool all_steps = true;
+  for (size_t j = 0; j < n; ++j) all_steps &= stepped[j] = stepper_.state(ids[j]).cmd == Command::kStep;
   Outcome out[kMaxChunk];
   if (prepare_)  // an env being prepared finishes that first (a few us at most)
     for (size_t j = 0; j < n; ++j)
@@ -286,7 +287,7 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
   for (size_t j = 0; j < n; ++j) out[j] = stepper_.advance(ids[j]);
   if (!sync()) {  // before the rows are published: the caller may send these envs at once
     const double step_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
-    record_env_ns(step_ns / static_cast<double>(n));  // sizes the caller's claims
+    if (all_steps) record_env_ns(step_ns / static_cast<double>(n));  // sizes the caller's claims
     const bool quick = step_ns < tuning::kQuickBelowNs;
     for (size_t j = 0; j < n; ++j)  // every env of a quick chunk was quick; a reset does not vouch for steps
       if (stepped[j] || !quick) stepper_.state(ids[j]).quick.store(quick, std::memory_order_relaxed);
@@ -314,7 +315,7 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
   double chunk_ns = 0.0;
   if (sync()) {  // steers the solo choice and the caller's claims
     chunk_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
-    record_env_ns(chunk_ns / static_cast<double>(n));
+    if (all_steps) record_env_ns(chunk_ns / static_cast<double>(n));
   }
   const uint64_t completed = ring_.count_completed(n);
   const uint64_t target = drain_target_.load(std::memory_order_seq_cst);

@@ -153,8 +153,8 @@ class Pool {
   WorkQueue queue_;
   OutputRing ring_;
 
-  // Running mean of an env's cost (step and write) in ns, -1 until measured (any participant; the
-  // races are benign: it only steers heuristics). Sync pools with workers: the solo choice; async
+  // Running mean of an env's step cost (step and write, measured on chunks of steps only) in ns,
+  // -1 until measured (any participant; the races are benign: it only steers heuristics). Sync pools with workers: the solo choice; async
   // pools: the size of the caller's claims; every pool: how much the caller claims at once so it
   // can answer Ctrl-C within about one env.
   alignas(64) std::atomic<double> env_ns_{-1.0};

@@ -14,6 +14,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from envhive import catalog, registry
+from envhive.bench import (
+    ENGINES,
+    Case,
+    Settings,
+    compare,
+    default_threads,
+    format_markdown,
+    format_table,
+    parse_engines,
+)
+from envhive.bench.report import write_json
 from envhive.spaces import to_gym_space
 
 DEFAULT_COMPARE = "gymnasium-single,gymnasium-sync,gymnasium-async,envpool"
@@ -86,17 +97,6 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from envhive.bench import (
-        Case,
-        Settings,
-        compare,
-        default_threads,
-        format_markdown,
-        format_table,
-        parse_engines,
-    )
-    from envhive.bench.report import write_json
-
     try:
         engines = parse_engines(args.compare)
     except ValueError as exc:
@@ -133,8 +133,6 @@ def _number(kind: type[int] | type[float], positive: bool) -> Callable[[str], in
 
 
 def _engine_help() -> str:
-    from envhive.bench import ENGINES
-
     lines = ["engines:"]
     lines += [f"  {e.name:<17} {e.description}" for e in ENGINES.values()]
     return "\n".join(lines)

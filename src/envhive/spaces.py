@@ -124,7 +124,7 @@ def to_gym_space(decl: SpaceLike) -> spaces.Space[Any]:
     shape = tuple(decl.shape)
     low = _bound(decl.low, shape, dtype)
     high = _bound(decl.high, shape, dtype)
-    return spaces.Box(low=low, high=high, shape=shape, dtype=dtype)  # type: ignore[arg-type]
+    return spaces.Box(low=low, high=high, shape=shape, dtype=dtype)
 
 
 def info_fields(infos: Sequence[InfoLike]) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:

@@ -100,7 +100,7 @@ class HiveVectorEnv(VectorEnv):
         self._pool.close()
 
     @property
-    def closed(self) -> bool:  # type: ignore[override]
+    def closed(self) -> bool:
         return bool(self._pool.closed) if hasattr(self, "_pool") else True
 
     @closed.setter

@@ -70,6 +70,22 @@ class Declaration:
     locations: dict[str, tuple[str | None, int | None]]
 
     @property
+    def obs_shape(self) -> tuple[int, ...]:
+        return tuple(self.observation_space.shape or ())
+
+    @property
+    def obs_dtype(self) -> np.dtype[Any]:
+        return np.dtype(self.observation_space.dtype)
+
+    @property
+    def action_shape(self) -> tuple[int, ...]:
+        return tuple(self.action_space.shape or ())
+
+    @property
+    def action_dtype(self) -> np.dtype[Any]:
+        return np.dtype(self.action_space.dtype)
+
+    @property
     def discrete_obs(self) -> bool:
         return isinstance(self.observation_space, spaces.Discrete)
 

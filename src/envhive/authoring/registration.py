@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import threading
 import types
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -106,11 +107,13 @@ def _native_space(native: types.ModuleType, space: spaces.Space[Any]) -> Any:
 
 def _register_native(decl: Declaration, glue: types.ModuleType) -> None:
     native = catalog.load(NATIVE_MODULE)
+    config_layout: Mapping[str, tuple[Any, ...]] = decl.config_dtype.fields or {}
+    state_layout: Mapping[str, tuple[Any, ...]] = decl.state_dtype.fields or {}
     config_fields = [native.ConfigField(f.name, f.default, f.doc) for f in decl.config_fields]
-    config_offsets = [int(decl.config_dtype.fields[f.name][1]) for f in decl.config_fields]
+    config_offsets = [int(config_layout[f.name][1]) for f in decl.config_fields]
     infos, info_offsets = [], []
     for name in decl.infos:
-        dtype, offset = decl.state_dtype.fields[name][:2]
+        dtype, offset = state_layout[name][:2]
         infos.append(native.InfoSpec(name, (dtype.base if dtype.shape else dtype).name, list(dtype.shape)))
         info_offsets.append(int(offset))
     native.register_compiled_task(

@@ -4,7 +4,7 @@ pool's env, for debugging and comparisons), and replays of failed compiled calls
 from __future__ import annotations
 
 import ctypes
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -42,12 +42,12 @@ def _call(
     return decl.functions[name](*args)
 
 
-class PyEnvGymnasium(gymnasium.Env):  # type: ignore[type-arg]
+class PyEnvGymnasium(gymnasium.Env[Any, Any]):
     """A PyEnv as one plain ``gymnasium.Env``, for debugging and comparisons (see
     ``PyEnv.gymnasium_env``). Its draws come from ``self.np_random.random`` in the order the
     native env takes them, so equal seeds give equal trajectories."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own declaration)
 
     def __init__(self, env_cls: type, jit: bool = False, **config: Any) -> None:
         decl = declaration(env_cls)
@@ -68,7 +68,7 @@ class PyEnvGymnasium(gymnasium.Env):  # type: ignore[type-arg]
         d = self._decl
         if d.discrete_obs:
             return np.zeros(1, dtype=np.int64)
-        return np.zeros(d.observation_space.shape, dtype=d.observation_space.dtype)
+        return np.zeros(d.obs_shape, dtype=d.obs_dtype)
 
     def _native_result(self, status: int, name: str, obs: np.ndarray) -> Any:
         if status != 0:
@@ -100,17 +100,14 @@ class PyEnvGymnasium(gymnasium.Env):  # type: ignore[type-arg]
         d = self._decl
         rand = self._draw(d.step_randoms)
         if self._native is not None:
-            a = np.array(action, dtype=np.int64 if d.discrete_action else d.action_space.dtype)
+            a = np.array(action, dtype=np.int64 if d.discrete_action else d.action_dtype)
             out, obs = np.zeros(2), self._obs_buffer()
             status = self._native.step_c.ctypes(
                 _addr(self._state), a.ctypes.data, _fptr(rand), _addr(self._config), _fptr(out), obs.ctypes.data
             )
             obs = self._native_result(status, "step", obs)
             return obs, float(out[0]), bool(out[1] != 0), False, self._info()
-        if d.discrete_action:
-            action = int(action)
-        else:
-            action = np.asarray(action, dtype=d.action_space.dtype).reshape(d.action_space.shape)
+        action = int(action) if d.discrete_action else np.asarray(action, dtype=d.action_dtype).reshape(d.action_shape)
         reward, terminated = _call(d, "step", self._state, self._config, action=action, rand=rand)
         return self._obs(), float(reward), bool(terminated), False, self._info()
 
@@ -167,16 +164,16 @@ def replay_failure(error: BaseException | None = None) -> FailureReplay:
     state = _record(decl.state_dtype, r["state"])
     config = _record(decl.config_dtype, r["config"])
     rand = np.asarray(r["rand"], dtype=np.float64)
-    action = None
+    action: int | np.ndarray | None = None
     if r["function"] == "step":
         if decl.discrete_action:
             action = int(np.frombuffer(r["action"], dtype=np.int64)[0])
         else:
-            action = np.frombuffer(r["action"], dtype=decl.action_space.dtype).reshape(decl.action_space.shape).copy()
+            action = np.frombuffer(r["action"], dtype=decl.action_dtype).reshape(decl.action_shape).copy()
     before = _record(decl.state_dtype, r["state"])
     obs = None
     if r["function"] == "observe" and not decl.discrete_obs:
-        obs = np.zeros(decl.observation_space.shape, dtype=decl.observation_space.dtype)
+        obs = np.zeros(decl.obs_shape, dtype=decl.obs_dtype)
     try:
         result = _call(decl, r["function"], state, config, action=action, rand=rand, obs=obs)
     except Exception as e:
