@@ -176,7 +176,12 @@ def test_unbounded_timeouts_wait(timeout: float) -> None:
 
 @pytest.mark.parametrize(
     ("timeout", "error", "pattern"),
-    [(float("nan"), ValueError, "nan"), ("1", TypeError, "number"), (True, TypeError, "number"), (-1, ValueError, ">= 0")],
+    [
+        (float("nan"), ValueError, "nan"),
+        ("1", TypeError, "number"),
+        (True, TypeError, "number"),
+        (-1, ValueError, ">= 0"),
+    ],
 )
 def test_bad_timeouts_are_refused(timeout: object, error: type[Exception], pattern: str) -> None:
     env = envhive.make("CartPole-v1", num_envs=2, batch_size=1)
