@@ -16,7 +16,16 @@ import json
 import sys
 from pathlib import Path
 
-from envhive.bench import Case, Settings, compare, default_threads, format_markdown, parse_engines
+from envhive.bench import (
+    Case,
+    Settings,
+    compare,
+    default_threads,
+    format_markdown,
+    format_ratios,
+    parse_engines,
+    with_alt_build,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ENGINES = "envpool,gymnasium-sync,gymnasium-async,gymnasium-single"
@@ -33,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=3, help="interleaved repetitions (default 3)")
     p.add_argument("--compare", default=ENGINES, help=f"engines beside envhive (default {ENGINES})")
     p.add_argument("--out", type=Path, default=RESULTS / "compare_classic.json", help="JSON results")
+    p.add_argument("--alt-python", help="also time another build's envhive (its venv's python) as envhive-alt")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     a = p.parse_args(argv)
 
@@ -44,9 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         Case(a.task, n, a.batch_size or max(1, n // 2), threads),
     ]
     settings = Settings(seconds=a.seconds, warmup=a.warmup, repeats=a.repeats)
-    result = compare(cases, parse_engines(a.compare), settings, progress=not a.quiet)
+    engines = with_alt_build(parse_engines(a.compare), a.alt_python)
+    result = compare(cases, engines, settings, progress=not a.quiet)
 
     sys.stdout.write(format_markdown(result))
+    sys.stdout.write("\n" + format_ratios(result, [e for e in engines if e != "envhive"]))
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(result.to_json(), indent=2) + "\n")
     print(f"\nwrote {a.out}", file=sys.stderr)

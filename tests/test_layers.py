@@ -48,6 +48,7 @@ AUTHORING = ["signatures", "declaration", "fingerprint", "compiler", "registrati
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
     ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
+    ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
 }
 
 

@@ -54,8 +54,10 @@ nb::dict space_json(const SpaceSpec& s) {
 }
 
 // What `import envhive`, `envhive list` and `envhive info` need without loading this module:
-// written into <module>.tasks.json by the build (csrc/bindings/write_task_manifest.py). Every
-// task's spaces are resolved with its default config, which also validates them at build time.
+// written into <module>.tasks.json by the build (csrc/bindings/write_module_metadata.py). Every
+// task's spaces are resolved with its default config, which also validates them at build time (a
+// bad declaration fails the build). Spaces that need what the build cannot reach (MuJoCo models
+// from a Gymnasium not installed where it builds) are left out: envhive then asks the module.
 nb::dict task_manifest() {
   nb::dict tasks;
   for (const TaskDef& t : task_registry().tasks()) {
@@ -70,7 +72,17 @@ nb::dict task_manifest() {
     nb::list reset_options;
     for (const auto& [name, doc] : t.meta.reset_options) reset_options.append(nb::make_tuple(name, doc));
     entry["reset_options"] = reset_options;
-    const Spaces s = t.resolve_spaces(t.resolve_config({}));
+    Spaces s;
+    try {
+      s = t.resolve_spaces(t.resolve_config({}));
+    } catch (const InvalidDeclaration&) {
+      throw;
+    } catch (const std::exception& e) {
+      entry["spaces"] = nb::none();
+      entry["spaces_unknown"] = e.what();
+      tasks[t.meta.id.c_str()] = entry;
+      continue;
+    }
     nb::dict spaces;
     spaces["observation"] = space_json(s.observation);
     spaces["action"] = space_json(s.action);

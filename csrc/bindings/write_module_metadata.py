@@ -37,11 +37,18 @@ def main(module_file: str, name: str, out_dir: str) -> int:
     except ImportError as e:
         print(f"envhive: no task manifest for {name} ({e}); it will be loaded at import", file=sys.stderr)
         return 0
+    tasks = module.task_manifest()
+    unknown = {t: e["spaces_unknown"] for t, e in tasks.items() if e.get("spaces_unknown")}
+    if unknown:
+        task, why = next(iter(unknown.items()))
+        print(
+            f"envhive: {len(unknown)} task(s) of {name} without spaces in its manifest ({task}: {why})", file=sys.stderr
+        )
     data = {
         "module": name,
         "protocol": module.PROTOCOL,
         "envhive_version": module.ENVHIVE_VERSION,
-        "tasks": module.task_manifest(),
+        "tasks": tasks,
     }
     manifest.write_text(json.dumps(data, indent=1) + "\n")
     try:

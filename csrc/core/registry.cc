@@ -15,7 +15,7 @@ bool pool_info_name(const std::string& name) {
 }
 
 void validate_space(const SpaceSpec& s, const std::string& what, const std::string& task) {
-  const auto fail = [&](const std::string& why) { throw std::invalid_argument(task + ": " + what + " " + why); };
+  const auto fail = [&](const std::string& why) { throw InvalidDeclaration(task + ": " + what + " " + why); };
   if (s.kind == SpaceSpec::Kind::kDiscrete) {
     if (s.n < 1) fail("is Discrete(" + std::to_string(s.n) + "): it needs n >= 1");
     return;
@@ -38,17 +38,17 @@ void validate_spaces(const Spaces& spaces, const std::string& task) {
   validate_space(spaces.observation, "observation space", task);
   validate_space(spaces.action, "action space", task);
   if (spaces.infos.size() > kMaxInfoFields)
-    throw std::invalid_argument(task + ": " + std::to_string(spaces.infos.size()) + " info fields declared, at most " +
+    throw InvalidDeclaration(task + ": " + std::to_string(spaces.infos.size()) + " info fields declared, at most " +
                                 std::to_string(kMaxInfoFields) + " are supported");
   std::set<std::string> names;
   for (const auto& info : spaces.infos) {
-    if (info.name.empty()) throw std::invalid_argument(task + ": an info field has no name");
+    if (info.name.empty()) throw InvalidDeclaration(task + ": an info field has no name");
     if (pool_info_name(info.name))
-      throw std::invalid_argument(task + ": info field '" + info.name + "' is reserved (the pool reports it)");
+      throw InvalidDeclaration(task + ": info field '" + info.name + "' is reserved (the pool reports it)");
     if (!names.insert(info.name).second)
-      throw std::invalid_argument(task + ": info field '" + info.name + "' is declared twice");
+      throw InvalidDeclaration(task + ": info field '" + info.name + "' is declared twice");
     for (int64_t d : info.shape)
-      if (d < 0) throw std::invalid_argument(task + ": info field '" + info.name + "' has a negative dimension");
+      if (d < 0) throw InvalidDeclaration(task + ": info field '" + info.name + "' has a negative dimension");
   }
 }
 

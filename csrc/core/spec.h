@@ -159,7 +159,12 @@ inline constexpr size_t kMaxInfoFields = 64;
 // Info keys every batch carries; a task may not declare them.
 inline constexpr const char* kPoolInfoNames[] = {"env_id", "elapsed_step"};
 
-// Throws std::invalid_argument naming `task` when its spaces cannot be served: too many or
+// A task's declarations are wrong (not its config's values): thrown by validate_spaces.
+struct InvalidDeclaration : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws InvalidDeclaration naming `task` when its spaces cannot be served: too many or
 // duplicate info fields, a reserved info name, a bad shape or bounds, an empty Discrete.
 void validate_spaces(const Spaces& spaces, const std::string& task);
 

@@ -23,6 +23,7 @@ from envhive.bench import (
     format_markdown,
     format_table,
     parse_engines,
+    with_alt_build,
 )
 from envhive.bench.report import write_json
 from envhive.spaces import to_gym_space
@@ -101,6 +102,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         engines = parse_engines(args.compare)
     except ValueError as exc:
         args.parser.error(str(exc))
+    engines = with_alt_build(engines, args.alt_python)
     if args.batch_size > args.num_envs:
         args.parser.error(f"--batch-size {args.batch_size} exceeds --num-envs {args.num_envs}")
     threads = min(args.threads or default_threads(), args.num_envs)
@@ -214,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"engines beside envhive, comma-separated (default {DEFAULT_COMPARE})",
     )
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--alt-python",
+        metavar="PYTHON",
+        help="also time the envhive of another build (its venv's python) as engine envhive-alt",
+    )
     p.add_argument(
         "--timeout",
         type=_number(float, positive=True),

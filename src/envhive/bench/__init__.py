@@ -16,8 +16,18 @@ from envhive.bench.harness import (
     machine_info,
     parse_engines,
     run_measurements,
+    with_alt_build,
 )
-from envhive.bench.report import Case, Comparison, Row, compare, format_markdown, format_table
+from envhive.bench.report import (
+    Case,
+    Comparison,
+    Row,
+    compare,
+    format_markdown,
+    format_memory,
+    format_ratios,
+    format_table,
+)
 
 __all__ = [
     "ENGINES",
@@ -32,8 +42,11 @@ __all__ = [
     "compare",
     "default_threads",
     "format_markdown",
+    "format_memory",
+    "format_ratios",
     "format_table",
     "machine_info",
     "parse_engines",
     "run_measurements",
+    "with_alt_build",
 ]

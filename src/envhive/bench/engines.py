@@ -6,10 +6,15 @@ module, EnvPool, Gymnasium) are imported only inside `build`, in the worker proc
 
 from __future__ import annotations
 
+import importlib.resources
 import importlib.util
+import os
+import re
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import cycle, islice
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -52,6 +57,34 @@ def gymnasium_id(task: str) -> str:
     gymnasium.register_envs(ale_py)
     ale_id = f"ALE/{task}"
     return ale_id if ale_id in gymnasium.registry else task
+
+
+def gymnasium_env(task: str) -> gymnasium.Env[Any, Any]:
+    """One Gymnasium env doing what envhive's task does. For Atari that is EnvPool's defaults (the
+    DQN recipe envhive's Atari tasks follow): ALE's raw frames (frameskip=1, no sticky actions)
+    through AtariPreprocessing(noop_max=30, frame_skip=4, 84x84 gray) and a 4-frame stack --
+    ALE's own v5 defaults (sticky actions, no preprocessing) would not be like for like."""
+    import gymnasium
+
+    gym_id = gymnasium_id(task)
+    if not gym_id.startswith("ALE/"):
+        return gymnasium.make(gym_id)
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    env = gymnasium.make(gym_id, frameskip=1, repeat_action_probability=0.0)
+    env = AtariPreprocessing(env, noop_max=30, frame_skip=4, screen_size=84, grayscale_obs=True)
+    return FrameStackObservation(env, 4)
+
+
+def atari_rom_id(task: str) -> str:
+    """Pong-v5 -> pong, MontezumaRevenge-v5 -> montezuma_revenge (ale-py's ROM ids)."""
+    import ale_py.roms
+
+    name = task.rsplit("-", 1)[0].lower()
+    for rom in ale_py.roms.get_all_rom_ids():
+        if rom.replace("_", "") == name:
+            return rom
+    raise ValueError(f"no ALE ROM for {task}")
 
 
 def action_pool(space: gymnasium.Space[Any], batch: int | None, seed: int) -> Iterator[Any]:
@@ -119,9 +152,8 @@ def _build_envpool(task: str, num_envs: int, batch_size: int, num_threads: int |
 
 
 def _build_gymnasium_single(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
-    import gymnasium
 
-    env = gymnasium.make(gymnasium_id(task))
+    env = gymnasium_env(task)
     env.reset(seed=seed)
     actions = action_pool(env.action_space, None, seed)
     step, reset = env.step, env.reset
@@ -139,7 +171,12 @@ def _build_gymnasium_vector(mode: str) -> Builder:
     def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
         import gymnasium
 
-        env = gymnasium.make_vec(gymnasium_id(task), num_envs=num_envs, vectorization_mode=mode)
+        env: gymnasium.vector.VectorEnv[Any, Any, Any]
+        if mode in ("sync", "async") and gymnasium_id(task).startswith("ALE/"):  # the matched pipeline
+            vector = gymnasium.vector.SyncVectorEnv if mode == "sync" else gymnasium.vector.AsyncVectorEnv
+            env = vector([lambda: gymnasium_env(task)] * num_envs)
+        else:
+            env = gymnasium.make_vec(gymnasium_id(task), num_envs=num_envs, vectorization_mode=mode)
         env.reset(seed=seed)
         actions = action_pool(env.single_action_space, num_envs, seed)
         step = env.step
@@ -154,6 +191,70 @@ def _build_gymnasium_vector(mode: str) -> Builder:
     return build
 
 
+def _build_ale_vector(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    """ale-py's AtariVectorEnv (C++ threads) with EnvPool's defaults (no sticky actions, 30 no-ops,
+    FIRE reset, no reward clipping, no episodic life)."""
+    from ale_py.vector_env import AtariVectorEnv
+
+    env = AtariVectorEnv(
+        atari_rom_id(task), num_envs, batch_size=batch_size, num_threads=num_threads or 0,
+        repeat_action_probability=0.0, noop_max=30, use_fire_reset=True, reward_clipping=False,
+        episodic_life=False,
+    )  # fmt: skip
+    env.reset(seed=seed)
+    actions = action_pool(env.single_action_space, batch_size, seed)
+    if batch_size == num_envs:
+        step = env.step
+
+        def advance_sync(n: int) -> None:
+            for a in islice(actions, n):
+                step(a)
+
+        return Runner(advance_sync, env.close, num_envs)
+    send, recv = env.send, env.recv  # ale-py's send() addresses the envs of the last batch received
+
+    def advance_async(n: int) -> None:
+        for a in islice(actions, n):
+            send(a)
+            recv()
+
+    return Runner(advance_async, env.close, batch_size)
+
+
+LOOP_BENCH_DIR_ENV = "ENVHIVE_LOOP_BENCH_DIR"
+# The interpreter of another envhive build (its venv's python), timed as the `envhive-alt` engine
+# beside this one for before/after comparisons in one run.
+ALT_PYTHON_ENV = "ENVHIVE_BENCH_ALT_PYTHON"
+
+
+def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
+    """Steps/s of one env of `task` in its family's single-thread C++ loop (csrc/core/loop_bench.h):
+    the per-core physical limit. The executables `<family>_loop_bench` are looked up in
+    $ENVHIVE_LOOP_BENCH_DIR (benchmarks/loop_bench_build.py builds them)."""
+    from envhive import catalog  # the measured engine is imported only in its own worker process
+
+    family = catalog.get(task).family
+    folder = os.environ.get(LOOP_BENCH_DIR_ENV)
+    binary = Path(folder or ".") / f"{family}_loop_bench"
+    if not folder or not binary.exists():
+        raise FileNotFoundError(
+            f"no {family}_loop_bench: set ${LOOP_BENCH_DIR_ENV} (benchmarks/loop_bench_build.py builds it)"
+        )
+    if family == "mujoco":
+        data = str(importlib.resources.files("gymnasium") / "envs" / "mujoco" / "assets")
+    elif family == "atari":
+        spec = importlib.util.find_spec("ale_py")
+        assert spec is not None and spec.submodule_search_locations
+        data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
+    else:
+        raise ValueError(f"no loop bench for the {family} family")
+    out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)
+    m = re.search(r"steps_per_s=([0-9.]+)", out.stdout)
+    if m is None:
+        raise RuntimeError(f"{binary.name} printed no steps_per_s: {out.stdout[-300:]} {out.stderr[-300:]}")
+    return float(m.group(1))
+
+
 @dataclass(frozen=True)
 class Engine:
     """One way of running a task, as the harness and the CLI see it.
@@ -161,20 +262,26 @@ class Engine:
     `vectorized`: honours `num_envs` (otherwise always one env); `batched`: honours
     `batch_size < num_envs` with a send/recv loop; `threaded`: honours `num_threads`.
     `label`: the mode column, formatted with num_envs; None for pool engines (sync / async).
+    `rate`: an engine that times itself (a C++ executable): (task, seconds, seed) -> steps/s,
+    used instead of `build`.
     """
 
     name: str
     description: str
     requires: str
     install_hint: str
-    build: Builder
+    build: Builder | None
     vectorized: bool = True
     batched: bool = False
     threaded: bool = False
     label: str | None = None
+    rate: Callable[[str, float, int], float] | None = None
 
     def available(self) -> str | None:
         """None if the engine can run here, else why it is skipped."""
+        if self.name == "envhive-alt":
+            alt = os.environ.get(ALT_PYTHON_ENV)
+            return None if alt and Path(alt).exists() else f"set ${ALT_PYTHON_ENV} to another build's python"
         if importlib.util.find_spec(self.requires) is None:
             return self.install_hint
         return None
@@ -193,6 +300,15 @@ ENGINES: dict[str, Engine] = {
             "envhive.make, C++ thread pool",
             "envhive",
             "envhive not importable",
+            _build_envhive,
+            batched=True,
+            threaded=True,
+        ),
+        Engine(
+            "envhive-alt",
+            f"envhive of another build (${ALT_PYTHON_ENV}), for before/after runs",
+            "envhive",
+            f"set ${ALT_PYTHON_ENV}",
             _build_envhive,
             batched=True,
             threaded=True,
@@ -238,6 +354,25 @@ ENGINES: dict[str, Engine] = {
             _build_envpool,
             batched=True,
             threaded=True,
+        ),
+        Engine(
+            "ale-vec",
+            "ale-py AtariVectorEnv, C++ thread pool (Atari tasks)",
+            "ale_py",
+            "ale-py not installed: pip install 'envhive[atari]'",
+            _build_ale_vector,
+            batched=True,
+            threaded=True,
+        ),
+        Engine(
+            "cpp-loop",
+            "one env in a single-thread C++ loop, no pool, no Python (the per-core limit)",
+            "envhive",
+            "envhive not importable",
+            None,
+            vectorized=False,
+            label="1 env, C++ loop",
+            rate=loop_bench_rate,
         ),
     )
 }

@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from envhive.bench.engines import ENGINES
+from envhive.bench.engines import ALT_PYTHON_ENV, ENGINES
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,14 @@ class Measurement:
         return text
 
     def argv(self, settings: Settings) -> list[str]:
+        # envhive-alt: envhive as another build's interpreter imports it (its own worker runs it).
+        alt = self.engine == "envhive-alt"
         return [
-            sys.executable,
+            os.environ[ALT_PYTHON_ENV] if alt else sys.executable,
             "-m",
             "envhive.bench.worker",
             "--engine",
-            self.engine,
+            "envhive" if alt else self.engine,
             "--task",
             self.task,
             "--num-envs",
@@ -121,6 +123,11 @@ class Result:
         return self._median("cpu_cores") if self.ok else None
 
     @property
+    def rss_mb(self) -> float | None:
+        """Resident memory of the engine's process tree after the warm-up."""
+        return self._median("rss_mb") if self.ok else None
+
+    @property
     def spread(self) -> float | None:
         """(max - min) / median of steps/s over the repetitions."""
         values = [s["steps_per_s"] for s in self.samples]
@@ -136,6 +143,7 @@ class Result:
             "us_per_call": self.us_per_call,
             "cpu_cores": self.cpu_cores,
             "construct_s": self._median("construct_s"),
+            "rss_mb": self.rss_mb,
             "spread": self.spread,
             "samples": [s["steps_per_s"] for s in self.samples],
             "skipped": self.skipped,
@@ -178,10 +186,13 @@ class Progress:
             self.stream.flush()
 
 
-def _worker_env() -> dict[str, str]:
+def _worker_env(m: Measurement) -> dict[str, str]:
     """The environment for worker processes: if this package was found through sys.path
-    (a source checkout or PYTHONPATH) rather than an installed copy, pass that folder on."""
+    (a source checkout or PYTHONPATH) rather than an installed copy, pass that folder on --
+    except to another build's interpreter (envhive-alt), which must import its own."""
     env = dict(os.environ)
+    if m.engine == "envhive-alt":
+        return env
     root = Path(__file__).resolve().parents[2]
     on_path = {Path(p or os.getcwd()).resolve() for p in sys.path}
     if root in on_path:
@@ -199,7 +210,7 @@ def run_worker(m: Measurement, settings: Settings, cwd: str | None = None) -> di
             capture_output=True,
             text=True,
             cwd=cwd,
-            env=_worker_env(),
+            env=_worker_env(m),
             timeout=settings.timeout,
             check=False,
         )
@@ -287,6 +298,17 @@ def machine_info() -> dict[str, Any]:
 def default_threads() -> int:
     """The thread count used when none is given: every core of this machine."""
     return os.cpu_count() or 1
+
+
+def with_alt_build(engines: list[str], python: str | None) -> list[str]:
+    """`engines` with `envhive-alt` (the envhive of another build's interpreter) beside envhive,
+    for before/after comparisons in one interleaved run; unchanged when `python` is None."""
+    if not python:
+        return engines
+    os.environ[ALT_PYTHON_ENV] = python
+    out = [e for e in engines if e != "envhive-alt"]
+    out.insert(out.index("envhive") + 1 if "envhive" in out else 0, "envhive-alt")
+    return out
 
 
 def parse_engines(text: str, include_envhive: bool = True) -> list[str]:

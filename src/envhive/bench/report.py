@@ -71,6 +71,14 @@ class Comparison:
             )
         return rows
 
+    def physical_limit(self, case: Case) -> float | None:
+        """min(cores, num_envs) x the task's single-thread C++ loop rate (the `cpp-loop` engine)."""
+        if "cpp-loop" not in self.engines:
+            return None
+        rate = self.results[case.measurement("cpp-loop")].steps_per_s
+        cores = int(self.machine.get("cpu_count") or 1)
+        return rate * min(cores, case.num_envs) if rate else None
+
     def to_json(self) -> dict[str, Any]:
         cases = []
         for case in self.cases:
@@ -166,6 +174,44 @@ def format_markdown(c: Comparison) -> str:
     if notes:
         out.append("")
         out.extend(f"- {n}" for n in notes)
+    return "\n".join(out) + "\n"
+
+
+def _ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}x" if a and b else "—"
+
+
+def format_ratios(c: Comparison, references: Sequence[str], labels: dict[str, str] | None = None) -> str:
+    """One markdown row per case: envhive's steps/s and its ratio to each reference engine, and to
+    the physical limit when the `cpp-loop` engine ran."""
+    labels = labels or {}
+    names = [labels.get(r, r) for r in references]
+    with_limit = "cpp-loop" in c.engines
+    head = ["task", "num_envs", "mode", "envhive steps/s", *(f"/ {n}" for n in names)]
+    head += ["/ physical limit"] if with_limit else []
+    out = ["| " + " | ".join(head) + " |", "|---|---:|---|" + "---:|" * (len(head) - 3)]
+    for case in c.cases:
+        rows = {r.engine: r for r in c.rows(case)}
+        hive = rows["envhive"].steps_per_s if "envhive" in rows else None
+
+        cells = [case.task, str(case.num_envs), rows["envhive"].mode, _num(hive, ",.0f")]
+        cells += [_ratio(hive, rows[r].steps_per_s if r in rows else None) for r in references]
+        cells += [_ratio(hive, c.physical_limit(case))] if with_limit else []
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def format_memory(c: Comparison, num_envs: int) -> str:
+    """RSS of each engine's process tree after the warm-up, sync cases with `num_envs` envs."""
+    out = ["| task | engine | RSS MB | construct s |", "|---|---|---:|---:|"]
+    for case in c.cases:
+        if case.num_envs != num_envs or case.batch != num_envs:
+            continue
+        for engine in c.engines:
+            r = c.results[case.measurement(engine)]
+            if r.rss_mb is not None:
+                construct = r._median("construct_s")
+                out.append(f"| {case.task} | {engine} | {r.rss_mb:,.0f} | {_num(construct, '.1f')} |")
     return "\n".join(out) + "\n"
 
 

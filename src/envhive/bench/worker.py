@@ -61,6 +61,21 @@ def cpu_seconds(child_pids: Sequence[int]) -> float | None:
     return total
 
 
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB (from /proc; 0 elsewhere)."""
+    total, todo = 0, [pid]
+    page = os.sysconf("SC_PAGE_SIZE")
+    while todo:
+        p = todo.pop()
+        try:
+            total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return total / 1e6
+
+
 def _version(dist: str) -> str | None:
     try:
         return metadata.version(dist)
@@ -86,9 +101,14 @@ def measure(
         "num_threads": num_threads,
         "mode": ENGINES[engine].mode(num_envs, batch_size),
     }
+    spec = ENGINES[engine]
+    if spec.rate is not None:  # times itself
+        result.update(steps_per_s=spec.rate(task, seconds, seed), version=_version("envhive"))
+        return result
+    assert spec.build is not None
     t0 = perf_counter()
     try:
-        runner: Runner = ENGINES[engine].build(task, num_envs, batch_size, num_threads, seed)
+        runner: Runner = spec.build(task, num_envs, batch_size, num_threads, seed)
     except ImportError as exc:
         hint = ENGINES[engine].install_hint
         missing_itself = exc.name == ENGINES[engine].requires
@@ -97,6 +117,7 @@ def measure(
     construct_s = perf_counter() - t0
     try:
         _, warmup_s, chunk = run_for(runner.advance, warmup)
+        rss_mb = tree_rss_mb(os.getpid())
         cpu0 = cpu_seconds(runner.child_pids)
         calls, elapsed, _ = run_for(runner.advance, seconds, chunk)
         cpu1 = cpu_seconds(runner.child_pids)
@@ -111,6 +132,7 @@ def measure(
         us_per_call=elapsed / calls * 1e6,
         construct_s=construct_s,
         warmup_s=warmup_s,
+        rss_mb=rss_mb,
         cpu_cores=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         version=_version(ENGINES[engine].requires),
     )
