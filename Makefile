@@ -7,7 +7,7 @@ SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name
 
 NATIVE_TESTS := build/native-tests
 
-.PHONY: demo test install lint typecheck native-test bench clean
+.PHONY: demo test install lint typecheck native-test sanitize fuzz bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,9 +41,18 @@ native-test: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" cmake --build $(NATIVE_TESTS)
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ctest --test-dir $(NATIVE_TESTS) --output-on-failure
 
+# ASan+UBSan and TSan builds, each in its own venv, running the C++ tests and the thread, error,
+# async, autoreset, determinism, array and fuzz tests; any report fails.
+sanitize:
+	PYTHON=$(PYTHON) bash tools/sanitize.sh
+
+# The property-based fuzzer at length (make test runs 60 sequences).
+fuzz: install
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-3000} $(PY) -m pytest tests/test_fuzz.py -q
+
 bench: install
 	$(PIP) install --quiet "envpool==1.2.5" "matplotlib>=3.8,<4"  # the [bench] extra, without reinstalling envhive
 	$(PY) benchmarks/compare_classic.py
 
 clean:
-	rm -rf build $(VENV)
+	rm -rf build $(VENV) .venv-asan .venv-tsan

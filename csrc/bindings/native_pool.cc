@@ -282,11 +282,20 @@ class NativePool {
                   "env, so reset all envs first (reset() without a reset_mask)");
         }
       }
-      if (!drain)
+      if (!drain) {
         for (int32_t id : ids)
           if (pool_->in_flight(id))
             throw nb::value_error(
                 ("cannot reset env " + std::to_string(id) + ": it is in flight; recv() it first").c_str());
+        // reset() returns (obs, info) of the next batch: a step result in it would lose its reward
+        // and flags.
+        if (receive && pool_->steps_in_flight() > 0)
+          throw nb::value_error(("reset(options={'reset_mask': ...}) of an async pool returns the next batch as "
+                                 "(obs, info), so the " +
+                                 std::to_string(pool_->steps_in_flight()) +
+                                 " step(s) in flight would lose their rewards and flags: recv() them first")
+                                    .c_str());
+      }
     } else {
       ids = all_ids_;
     }

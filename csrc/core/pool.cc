@@ -127,7 +127,8 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
     const int32_t id = ids[i];
     const Command cmd = cmds_n == 1 ? cmds[0] : cmds[i];
     stepper_.queue(id, cmd, cmd == Command::kStep ? actions + i * row : nullptr);
-    in_flight_[static_cast<size_t>(id)] = 1;
+    in_flight_[static_cast<size_t>(id)] = cmd == Command::kStep ? kSteppingFlight : kResettingFlight;
+    steps_in_flight_ += cmd == Command::kStep;
     if (cmd == Command::kReset && !ever_reset_[static_cast<size_t>(id)]) {
       ever_reset_[static_cast<size_t>(id)] = 1;
       --never_reset_count_;
@@ -333,7 +334,11 @@ std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
   bool failed = false;
   std::byte* blk = ring_.take(failed);
   const int32_t* ids = layout_.env_id.in(blk);
-  for (int r = 0; r < opt_.batch_size; ++r) in_flight_[static_cast<size_t>(ids[r])] = 0;
+  for (int r = 0; r < opt_.batch_size; ++r) {
+    uint8_t& flight = in_flight_[static_cast<size_t>(ids[r])];
+    steps_in_flight_ -= flight == kSteppingFlight;
+    flight = 0;
+  }
   // Env states are read only when an env of the batch failed (they live on the stepping thread's lines).
   if (failed) {
     for (int r = 0; r < opt_.batch_size; ++r) {
@@ -354,6 +359,7 @@ void Pool::rebase() {
   ring_.rebase();
   sent_total_ = 0;
   outstanding_ = 0;
+  steps_in_flight_ = 0;
   std::fill(in_flight_.begin(), in_flight_.end(), 0);
   for (size_t i = 0; i < stepper_.size(); ++i) {
     auto& st = stepper_.state(static_cast<int32_t>(i));

@@ -71,6 +71,8 @@ class Pool {
   int never_reset() const { return never_reset_count_; }
   bool was_reset(int32_t id) const { return ever_reset_[static_cast<size_t>(id)] != 0; }
   int outstanding() const { return outstanding_; }
+  // Envs in flight with a step (not a reset): their rewards and flags are still to be received.
+  int steps_in_flight() const { return steps_in_flight_; }
 
   // Queue envs for work. `actions` holds one row per id (read for kStep only; may be null when no
   // id steps). `cmds` is one command per id, or a single command for all when cmds_n == 1.
@@ -176,7 +178,9 @@ class Pool {
   alignas(64) std::atomic<uint64_t> drain_target_{UINT64_MAX};
   uint64_t sent_total_ = 0;         // envs dispatched since the last rebase
   int outstanding_ = 0;             // sent, not yet received
-  std::vector<uint8_t> in_flight_;  // per env: sent, not yet received
+  static constexpr uint8_t kSteppingFlight = 1, kResettingFlight = 2;
+  std::vector<uint8_t> in_flight_;  // per env: sent (a step, or a reset or emit), not yet received
+  int steps_in_flight_ = 0;
   std::vector<uint8_t> ever_reset_;  // per env: a reset was dispatched since the pool was built
   int never_reset_count_ = 0;
 
