@@ -29,6 +29,9 @@ for kind in "${kinds[@]}"; do
       ;;
     *) echo "unknown sanitizer '$kind' (asan or tsan)" >&2; exit 2 ;;
   esac
+  # The C++ runtime is preloaded too: Python is C, so libstdc++ would otherwise load after the
+  # sanitizer, which then cannot intercept __cxa_throw.
+  runtime="$runtime:$(gcc -print-file-name=libstdc++.so)"
   venv=".venv-$kind"
   echo "== $kind: building envhive with $flags into $venv"
   [ -x "$venv/bin/python" ] || "$PYTHON" -m venv "$venv"
@@ -37,7 +40,8 @@ for kind in "${kinds[@]}"; do
     "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.1,<1.5"
   "$venv/bin/python" -m pip install --quiet --no-build-isolation -e ".[all,sanitize]" \
     -C build-dir="build/$kind" -C cmake.build-type=RelWithDebInfo \
-    -C cmake.define.CMAKE_CXX_FLAGS="$flags" -C cmake.define.CMAKE_SHARED_LINKER_FLAGS="$flags"
+    -C cmake.define.CMAKE_CXX_FLAGS="$flags" -C cmake.define.CMAKE_SHARED_LINKER_FLAGS="$flags" \
+    -C cmake.define.ENVHIVE_MODULE_RUN_ENV="LD_PRELOAD=$runtime"
 
   echo "== $kind: C++ unit tests"
   PATH="$PWD/$venv/bin:$PATH" cmake -S . -B "build/$kind-native" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -46,6 +50,7 @@ for kind in "${kinds[@]}"; do
   "build/$kind-native/tests/native/envhive_core_tests"
 
   echo "== $kind: Python tests (${TESTS[*]})"
-  LD_PRELOAD="$runtime" ENVHIVE_SANITIZER="$kind" "$venv/bin/python" -m pytest -q -p no:cacheprovider "${TESTS[@]}"
+  # -s: a sanitizer report goes to the terminal (a captured one is lost when the process aborts).
+  LD_PRELOAD="$runtime" ENVHIVE_SANITIZER="$kind" "$venv/bin/python" -m pytest -q -s -p no:cacheprovider "${TESTS[@]}"
 done
 echo "sanitizers: clean"

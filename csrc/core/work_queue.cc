@@ -38,8 +38,8 @@ size_t SyncSegments::claim(size_t self, int32_t* out, size_t max_take, bool whol
 AsyncLanes::AsyncLanes(size_t lanes, size_t num_envs)
     : num_envs_(std::max<size_t>(num_envs, 1)),
       lanes_(std::max<size_t>(lanes, 1)),
-      ring_(lanes_.size() * num_envs_, 0),
-      seq_(lanes_.size() * num_envs_, 0),
+      ring_(new std::atomic<int32_t>[lanes_.size() * num_envs_]()),
+      seq_(new std::atomic<uint64_t>[lanes_.size() * num_envs_]()),
       scratch_(lanes_.size(), 0) {}
 
 void AsyncLanes::push(const int32_t* ids, size_t n, uint64_t first_seq) {
@@ -48,8 +48,8 @@ void AsyncLanes::push(const int32_t* ids, size_t n, uint64_t first_seq) {
   for (size_t i = 0; i < n; ++i) {
     const size_t lane = lane_of(ids[i]);
     const size_t slot = lane * num_envs_ + scratch_[lane]++ % num_envs_;
-    ring_[slot] = ids[i];
-    seq_[slot] = first_seq + i;
+    ring_[slot].store(ids[i], std::memory_order_relaxed);  // published by the tail's release store
+    seq_[slot].store(first_seq + i, std::memory_order_relaxed);
   }
   for (size_t p = 0; p < parts; ++p) lanes_[p].tail.store(scratch_[p], std::memory_order_release);
 }
@@ -57,7 +57,7 @@ void AsyncLanes::push(const int32_t* ids, size_t n, uint64_t first_seq) {
 uint64_t AsyncLanes::oldest(size_t lane) const {
   const uint64_t head = lanes_[lane].head.load(std::memory_order_acquire);
   if (head >= lanes_[lane].tail.load(std::memory_order_acquire)) return UINT64_MAX;
-  return seq_[lane * num_envs_ + head % num_envs_];
+  return seq_[lane * num_envs_ + head % num_envs_].load(std::memory_order_relaxed);
 }
 
 size_t AsyncLanes::start_lane(size_t own) const {

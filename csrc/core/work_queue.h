@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace envhive {
@@ -64,8 +65,11 @@ class AsyncLanes {
 
   size_t num_envs_;
   std::vector<Lane> lanes_;
-  std::vector<int32_t> ring_;      // lane l's slots: ring_[l * num_envs_ .. (l + 1) * num_envs_)
-  std::vector<uint64_t> seq_;      // beside each slot: its place in the order sent
+  // Lane l's slots: ring_[l * num_envs_ .. (l + 1) * num_envs_), and beside each slot its place in
+  // the order sent. Consumers read a slot before claiming it (a claimed slot may be refilled by the
+  // producer under a reader whose claim then fails and discards what it read): relaxed atomics.
+  std::unique_ptr<std::atomic<int32_t>[]> ring_;
+  std::unique_ptr<std::atomic<uint64_t>[]> seq_;
   std::vector<uint64_t> scratch_;  // push only (caller): the lanes' tails while appending
 };
 
@@ -113,7 +117,7 @@ size_t AsyncLanes::claim(size_t self, int32_t* out, size_t max_take, const Quick
   for (size_t k = 0; k < parts; ++k) {
     const size_t lane = (start + k) % parts;
     Lane& l = lanes_[lane];
-    const int32_t* ring = ring_.data() + lane * num_envs_;
+    const std::atomic<int32_t>* ring = ring_.get() + lane * num_envs_;
     uint64_t head = l.head.load(std::memory_order_acquire);
     for (;;) {
       const uint64_t tail = l.tail.load(std::memory_order_acquire);
@@ -121,7 +125,7 @@ size_t AsyncLanes::claim(size_t self, int32_t* out, size_t max_take, const Quick
       // Half of what is queued there, so what is left can be stolen.
       size_t take = std::min<size_t>(static_cast<size_t>(tail - head + 1) / 2, max_take);
       // Read before claiming: once the claim succeeds these slots may be reused.
-      for (size_t i = 0; i < take; ++i) out[i] = ring[(head + i) % num_envs_];
+      for (size_t i = 0; i < take; ++i) out[i] = ring[(head + i) % num_envs_].load(std::memory_order_relaxed);
       if (quick) {  // FIFO: stop at the first env the filter refuses
         size_t accepted = 0;
         while (accepted < take && (*quick)(out[accepted])) ++accepted;
