@@ -5,12 +5,17 @@
 #pragma once
 
 #include <atomic>
+#include <cstring>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
 
 #include "batch.h"
 #include "env.h"
@@ -95,5 +100,121 @@ class EnvStepper {
   std::vector<std::byte> actions_;  // one row per env: caller writes (queue), stepper reads
   size_t action_row_bytes_ = 0;
 };
+
+// The per-env hot path, inline: the pool calls these once per env per call.
+
+inline void EnvStepper::fail(EnvState& st, std::string message) {
+  st.failed = true;
+  st.error = std::move(message);
+  st.needs_reset = st.restart = true;
+}
+
+template <class F>
+inline bool EnvStepper::guarded(EnvState& st, F&& f) {
+  try {
+    f();
+    return true;
+  } catch (const std::exception& e) {
+    fail(st, e.what());
+#if defined(__GLIBCXX__)
+  } catch (abi::__forced_unwind&) {
+    throw;  // thread cancellation (e.g. at interpreter exit) must unwind, not be reported
+#endif
+  } catch (...) {
+    fail(st, "an exception that is not a std::exception");
+  }
+  return false;
+}
+
+inline void EnvStepper::queue(int32_t id, Command cmd, const std::byte* action) {
+  state(id).cmd = cmd;
+  if (cmd == Command::kStep && action_row_bytes_ > 0)
+    std::memcpy(actions_.data() + static_cast<size_t>(id) * action_row_bytes_, action, action_row_bytes_);
+}
+
+inline Outcome EnvStepper::advance(int32_t id) {
+  const size_t i = static_cast<size_t>(id);
+  Env& env = *envs_[i];
+  EnvState& st = state_[i];
+  Outcome out;
+  Command cmd = st.cmd;
+  // NEXT_STEP: the step after an episode ends resets instead, ignoring its action. An env that
+  // threw restarts the same way in SAME_STEP too (DISABLED leaves it to the caller's reset_mask).
+  if (cmd == Command::kStep && st.needs_reset &&
+      (autoreset_ == AutoresetMode::kNextStep || (st.restart && autoreset_ == AutoresetMode::kSameStep)))
+    cmd = Command::kReset;
+  guarded(st, [&] {
+    switch (cmd) {
+      case Command::kReset:
+        if (st.has_seed) {
+          env.seed(st.seed);
+          st.has_seed = false;
+        }
+        if (!st.reset_options.empty()) {
+          auto options = std::move(st.reset_options);
+          st.reset_options.clear();
+          for (const auto& [name, values] : options) env.set_reset_option(name, values);
+        }
+        env.reset();
+        if (!env.reset_continued_game()) st.elapsed = 0;
+        st.needs_reset = st.restart = false;
+        break;
+      case Command::kEmit:
+        break;
+      case Command::kStep: {
+        const StepResult r = env.step(actions_.data() + i * action_row_bytes_);
+        ++st.elapsed;
+        out.reward = r.reward;
+        out.terminated = r.terminated;
+        out.truncated = max_episode_steps_ > 0 && st.elapsed >= max_episode_steps_;
+        out.ended = out.terminated || out.truncated;
+        st.needs_reset = out.ended;
+        break;
+      }
+    }
+  });
+  if (st.failed) out = Outcome{};
+  return out;
+}
+
+inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* block, size_t row, const RowColumn& obs,
+                             const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const {
+  env.write_obs(obs.row(block, row));
+  elapsed.in(block)[row] = static_cast<int32_t>(st.elapsed);
+  if (infos.empty()) return;
+  void* dst[kMaxInfoFields];  // validate_spaces bounds the count
+  for (size_t f = 0; f < infos.size(); ++f) dst[f] = infos[f].row(block, row);
+  env.write_info(dst);
+}
+
+inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* block, size_t row) {
+  Env& env = *envs_[static_cast<size_t>(id)];
+  EnvState& st = state(id);
+  const BatchLayout& L = layout_;
+  bool ok = !st.failed;
+  if (autoreset_ == AutoresetMode::kSameStep) {
+    L.final_mask.in(block)[row] = ok && out.ended;
+    if (ok && out.ended) {
+      // SAME_STEP: keep the terminal observation and infos, then start the next episode now.
+      ok = guarded(st, [&] { write_state(env, st, block, row, L.final_obs, L.final_elapsed_step, L.final_infos); }) &&
+           guarded(st, [&] {
+             env.reset();
+             if (!env.reset_continued_game()) st.elapsed = 0;
+             st.needs_reset = false;
+           });
+    }
+  }
+  if (ok) ok = guarded(st, [&] { write_state(env, st, block, row, L.obs, L.elapsed_step, L.infos); });
+  if (!ok) {  // the batch is lost (recv raises EnvError); its row holds zeros, not stale data
+    std::memset(L.obs.row(block, row), 0, L.obs.row_bytes);
+    L.elapsed_step.in(block)[row] = static_cast<int32_t>(st.elapsed);
+    for (const auto& info : L.infos) std::memset(info.row(block, row), 0, info.row_bytes);
+    if (autoreset_ == AutoresetMode::kSameStep) L.final_mask.in(block)[row] = false;
+  }
+  L.reward.in(block)[row] = ok ? out.reward : 0.0;
+  L.terminated.in(block)[row] = ok && out.terminated;
+  L.truncated.in(block)[row] = ok && out.truncated;
+  L.env_id.in(block)[row] = id;
+}
 
 }  // namespace envhive

@@ -7,12 +7,6 @@ OutputRing::OutputRing(size_t num_envs, size_t batch_size, std::shared_ptr<Block
   for (auto& slot : slots_) slot.block.store(recycler_->acquire(), std::memory_order_relaxed);
 }
 
-bool OutputRing::publish(Slot& slot, size_t rows, bool failed) {
-  if (failed) slot.failed.store(true, std::memory_order_relaxed);  // published by the add below
-  const int done = slot.finished.fetch_add(static_cast<int>(rows), std::memory_order_seq_cst) + static_cast<int>(rows);
-  return done == static_cast<int>(batch_size_);
-}
-
 std::byte* OutputRing::take(bool& failed) {
   Slot& slot = slots_[received_ % slots_.size()];
   std::byte* block = slot.block.load(std::memory_order_acquire);

@@ -41,7 +41,11 @@ class OutputRing {
   Slot& slot_of(uint64_t k) { return slots_[(k / batch_size_) % slots_.size()]; }
   size_t row_of(uint64_t k) const { return static_cast<size_t>(k % batch_size_); }
   // Rows of a batch written (with release): returns true when that completed the batch.
-  bool publish(Slot& slot, size_t rows, bool failed);
+  bool publish(Slot& slot, size_t rows, bool failed) {
+    if (failed) slot.failed.store(true, std::memory_order_relaxed);  // published by the add below
+    const int done = slot.finished.fetch_add(static_cast<int>(rows), std::memory_order_seq_cst) + static_cast<int>(rows);
+    return done == static_cast<int>(batch_size_);
+  }
   // Envs completed so far (drain waits on it); returns the new total.
   uint64_t count_completed(size_t n) { return completed_.fetch_add(n, std::memory_order_seq_cst) + n; }
   uint64_t completed() const { return completed_.load(std::memory_order_acquire); }

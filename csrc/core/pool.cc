@@ -148,7 +148,7 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   outstanding_ += static_cast<int>(n);
   sent_total_ += n;
   if (sync()) {  // every env, each once (a permutation of the ids): hand out the segments
-    call_.store(call_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // published with them
+    if (prepare_) call_.store(call_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // published with them
     queue_.push_all(n);
   } else {
     queue_.push(ids, n);
@@ -163,20 +163,25 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
 }
 
 size_t Pool::claim(int32_t* out, Helper who, size_t self) {
-  const double each = env_ns_.load(std::memory_order_relaxed);
   if (queue_.sync()) {
+    // A worker looks at nothing the caller writes per call before it knows it may claim.
     const bool solo = solo_.load(std::memory_order_relaxed);
     if (solo && who == Helper::kWorker) return 0;
-    // The caller claims at most about kSignalCheckNs of work, so it can answer Ctrl-C within one
-    // env of its current one (one env at a time until the cost is known).
+    // The caller claims at most about kSignalCheckNs of steps, so it can answer Ctrl-C within one
+    // env of its current one (one env at a time until a step was timed: resets do not vouch for
+    // steps). Alone in the pool (solo, or no workers) it takes its whole segment: there is nobody
+    // to leave envs for.
     size_t take = kMaxChunk;
-    if (who != Helper::kWorker)
-      take = each > 0.0 ? std::clamp<size_t>(static_cast<size_t>(tuning::kSignalCheckNs / each), 1, kMaxChunk) : 1;
-    return queue_.claim(self, out, take, solo, kAnyEnv);
+    if (who != Helper::kWorker) {
+      const double step = step_ns_.load(std::memory_order_relaxed);
+      take = step > 0.0 ? std::clamp<size_t>(static_cast<size_t>(tuning::kSignalCheckNs / step), 1, kMaxChunk) : 1;
+    }
+    return queue_.claim(self, out, take, solo || participants_ == 1, kAnyEnv);
   }
   if (who != Helper::kQuickEnvs) return queue_.claim(self, out, kMaxChunk, false, kAnyEnv);
   // The waiting async caller: envs known quick only, about kCallerChunkNs of work at most (one env
   // at least): a batch that completes meanwhile waits for the caller's chunk.
+  const double each = env_ns_.load(std::memory_order_relaxed);
   const size_t budget = each > 0.0 ? static_cast<size_t>(tuning::kCallerChunkNs / each) : 1;
   const auto quick = [this](int32_t id) { return stepper_.state(id).quick.load(std::memory_order_relaxed); };
   return queue_.claim(self, out, std::clamp<size_t>(budget, 1, kMaxChunk), false, &quick);
@@ -275,20 +280,27 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
   using clock = std::chrono::steady_clock;
   // One clock pair per chunk: it feeds the estimate that steers a sync dispatch's solo choice and
   // the caller's claims, tells an async pool which envs are quick enough for the waiting caller,
-  // and tells a waiting caller when to poll Ctrl-C.
-  const auto start = clock::now();
-  // Only chunks of steps feed the cost estimate: a reset can cost much more or less than a step.
-  bool stepped[kMaxChunk];
-  bool all_steps = true;
-  for (size_t j = 0; j < n; ++j) all_steps &= stepped[j] = stepper_.state(ids[j]).cmd == Command::kStep;
+  // and tells a waiting caller when to poll Ctrl-C. A sync pool whose only thread is the caller
+  // needs it only for the last two and times one chunk in kSampleEvery once steps were timed (a
+  // clock pair is ~4% of a 1-env CartPole call); its other chunks count as the estimate says.
+  const bool timed = participants_ > 1 || !sync() || untimed_chunks_++ % tuning::kSampleEvery == 0 ||
+                     step_ns_.load(std::memory_order_relaxed) < 0.0;
+  const auto start = timed ? clock::now() : clock::time_point{};
   Outcome out[kMaxChunk];
   if (prepare_)  // an env being prepared finishes that first (a few us at most)
     for (size_t j = 0; j < n; ++j)
       while (stepper_.state(ids[j]).busy.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
-  for (size_t j = 0; j < n; ++j) out[j] = stepper_.advance(ids[j]);
+  // Only chunks of steps feed the cost estimate: a reset can cost much more or less than a step.
+  bool stepped[kMaxChunk];
+  bool all_steps = true;
+  for (size_t j = 0; j < n; ++j) {
+    all_steps &= stepped[j] = stepper_.state(ids[j]).cmd == Command::kStep;  // advance keeps cmd
+    out[j] = stepper_.advance(ids[j]);
+  }
+  double chunk_ns = 0.0;
   if (!sync()) {  // before the rows are published: the caller may send these envs at once
-    const double step_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
-    if (all_steps) record_env_ns(step_ns / static_cast<double>(n));  // sizes the caller's claims
+    const double step_ns = chunk_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
+    record_cost(step_ns / static_cast<double>(n), all_steps);  // sizes the caller's claims
     const bool quick = step_ns < tuning::kQuickBelowNs;
     for (size_t j = 0; j < n; ++j)  // every env of a quick chunk was quick; a reset does not vouch for steps
       if (stepped[j] || !quick) stepper_.state(ids[j]).quick.store(quick, std::memory_order_relaxed);
@@ -313,21 +325,26 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
     batch_done |= ring_.publish(slot, rows, failed);
     j += rows;
   }
-  double chunk_ns = 0.0;
-  if (sync()) {  // steers the solo choice and the caller's claims
+  if (sync() && timed) {  // steers the solo choice and the caller's claims
     chunk_ns = std::chrono::duration<double, std::nano>(clock::now() - start).count();
-    if (all_steps) record_env_ns(chunk_ns / static_cast<double>(n));
+    record_cost(chunk_ns / static_cast<double>(n), all_steps);
+  } else if (sync()) {
+    chunk_ns = step_ns_.load(std::memory_order_relaxed) * static_cast<double>(n);
   }
   const uint64_t completed = ring_.count_completed(n);
   const uint64_t target = drain_target_.load(std::memory_order_seq_cst);
   if (batch_done || (completed - n < target && completed >= target)) notify_waiter();
-  return chunk_ns > 0.0 ? chunk_ns : std::chrono::duration<double, std::nano>(clock::now() - start).count();
+  return chunk_ns;
 }
 
-void Pool::record_env_ns(double ns) {
-  const double mean = env_ns_.load(std::memory_order_relaxed);
-  env_ns_.store(mean < 0.0 ? ns : (1.0 - tuning::kEnvCostWeight) * mean + tuning::kEnvCostWeight * ns,
-                std::memory_order_relaxed);
+void Pool::record_cost(double ns, bool steps_only) {
+  const auto fold = [ns](std::atomic<double>& mean) {
+    const double m = mean.load(std::memory_order_relaxed);
+    mean.store(m < 0.0 ? ns : (1.0 - tuning::kEnvCostWeight) * m + tuning::kEnvCostWeight * ns,
+               std::memory_order_relaxed);
+  };
+  fold(env_ns_);
+  if (steps_only) fold(step_ns_);
 }
 
 std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {

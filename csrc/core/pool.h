@@ -139,7 +139,7 @@ class Pool {
   // Claim and run one chunk on the calling thread; the ns it took (0: there was nothing to claim).
   double help_once(Helper who, size_t self);
   double run_chunk(const int32_t* ids, size_t n);  // advance each env, publish all rows at once; its ns
-  void record_env_ns(double ns);                 // fold one env's cost into env_ns_
+  void record_cost(double ns, bool steps_only);   // fold one env's cost into env_ns_ (and step_ns_)
   bool prepare_one(size_t self);  // prepare one env `self` stepped in this call; false if none
   void worker_loop(int index);
   void standby_loop(int index);
@@ -155,12 +155,15 @@ class Pool {
   WorkQueue queue_;
   OutputRing ring_;
 
-  // Running mean of an env's step cost (step and write, measured on chunks of steps only) in ns,
-  // -1 until measured (any participant; the races are benign: it only steers heuristics). Sync pools with workers: the solo choice; async
-  // pools: the size of the caller's claims; every pool: how much the caller claims at once so it
-  // can answer Ctrl-C within about one env.
+  // Running means of an env's cost per chunk (step or reset, and write) in ns, -1 until measured
+  // (any participant; the races are benign: they only steer heuristics). env_ns_ over every chunk:
+  // a sync pool's solo choice, an async caller's claims. step_ns_ over chunks of steps only: how
+  // much a sync caller claims at once so it answers Ctrl-C within about one env.
   alignas(64) std::atomic<double> env_ns_{-1.0};
-  // Sync pools with workers: this batch runs on the caller alone (caller writes in dispatch).
+  std::atomic<double> step_ns_{-1.0};
+  uint32_t untimed_chunks_ = 0;  // sync pools whose only thread is the caller (it alone writes it)
+  // Sync pools with workers: this batch runs on the caller alone (caller writes in dispatch; a
+  // spinning worker reads it: nothing the caller writes per call shares its line).
   alignas(64) std::atomic<bool> solo_{false};
 
   // Sync pools whose envs can prepare (Env::prepare): a participant with nothing to claim prepares
@@ -170,9 +173,9 @@ class Pool {
     std::vector<int32_t> ids;  // its participant only
     uint64_t call = 0;
   };
-  bool prepare_ = false;
+  alignas(64) bool prepare_ = false;
   std::vector<PrepareList> prepare_lists_;
-  std::atomic<uint64_t> call_{0};  // sync dispatches so far (caller)
+  std::atomic<uint64_t> call_{0};  // sync dispatches so far (caller; preparing pools only)
 
   // Caller-only bookkeeping.
   alignas(64) std::atomic<uint64_t> drain_target_{UINT64_MAX};
