@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     threads = a.threads or os.cpu_count() or 1
     engines = with_alt_build(parse_engines(a.compare), a.alt_python)
     if "cpp-loop" in engines:
-        loop_bench_dir(("-DENVHIVE_BUILD_MUJOCO=OFF",), "atari_loop_bench")
+        loop_bench_dir("atari_loop_bench")
     cases = []
     for task in [t for t in a.tasks.split(",") if t]:
         for n in [int(n) for n in a.num_envs.split(",")]:

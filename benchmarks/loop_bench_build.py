@@ -19,17 +19,18 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "loop-bench"
 
 
-def loop_bench_dir(defines: tuple[str, ...], *targets: str) -> Path | None:
+def loop_bench_dir(*targets: str) -> Path | None:
     """Build `targets` (e.g. "mujoco_loop_bench") into build/loop-bench when missing and set
     $ENVHIVE_LOOP_BENCH_DIR for the harness's workers. None (with the reason on stderr) when they
-    cannot be built: the cpp-loop rows then report the error."""
+    cannot be built: the cpp-loop rows then report the error. The folder is configured with every
+    family (a target builds only what it needs)."""
     missing = [t for t in targets if not (BUILD / t).exists()]
     if missing:
         bindir = Path(sys.executable).parent
         cmake = shutil.which("cmake") or str(bindir / "cmake")
         configure = [
             cmake, "-S", str(ROOT), "-B", str(BUILD), "-DCMAKE_BUILD_TYPE=Release", "-DENVHIVE_BUILD_BENCH=ON",
-            *defines, f"-DPython_EXECUTABLE={sys.executable}",
+            "-DENVHIVE_BUILD_MUJOCO=ON", "-DENVHIVE_BUILD_ATARI=ON", f"-DPython_EXECUTABLE={sys.executable}",
         ]  # fmt: skip
         if shutil.which("ninja") or (bindir / "ninja").exists():
             configure += ["-G", "Ninja"]

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(n) for n in a.num_envs.split(",")]
     engines = with_alt_build(parse_engines(a.compare), a.alt_python)
     if "cpp-loop" in engines:
-        loop_bench_dir(("-DENVHIVE_BUILD_ATARI=OFF",), "mujoco_loop_bench")
+        loop_bench_dir("mujoco_loop_bench")
     cases = []
     for task in tasks:
         cases.append(Case(task, 1, 1, None))  # one env: each engine's default threads (envhive: 1)

@@ -55,11 +55,19 @@ struct alignas(64) EnvState {
   std::atomic<bool> busy{false};
 };
 
-// What one advance produced (the rest of the row comes from the env itself).
+// What one advance produced (the rest of the row comes from the env itself). No default member
+// initializers: a chunk's array of them is not zeroed (advance sets every field).
 struct Outcome {
-  double reward = 0.0;
-  bool terminated = false, truncated = false, ended = false;
+  double reward;
+  bool terminated, truncated, ended;
 };
+
+// Inlines a lambda into its caller (the failure path's wrapper would otherwise cost a call per env).
+#if defined(__GNUC__)
+#define ENVHIVE_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define ENVHIVE_INLINE_LAMBDA
+#endif
 
 class EnvStepper {
  public:
@@ -136,14 +144,14 @@ inline Outcome EnvStepper::advance(int32_t id) {
   const size_t i = static_cast<size_t>(id);
   Env& env = *envs_[i];
   EnvState& st = state_[i];
-  Outcome out;
+  Outcome out{0.0, false, false, false};
   Command cmd = st.cmd;
   // NEXT_STEP: the step after an episode ends resets instead, ignoring its action. An env that
   // threw restarts the same way in SAME_STEP too (DISABLED leaves it to the caller's reset_mask).
   if (cmd == Command::kStep && st.needs_reset &&
       (autoreset_ == AutoresetMode::kNextStep || (st.restart && autoreset_ == AutoresetMode::kSameStep)))
     cmd = Command::kReset;
-  guarded(st, [&] {
+  guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
     switch (cmd) {
       case Command::kReset:
         if (st.has_seed) {
@@ -173,7 +181,7 @@ inline Outcome EnvStepper::advance(int32_t id) {
       }
     }
   });
-  if (st.failed) out = Outcome{};
+  if (st.failed) out = Outcome{0.0, false, false, false};
   return out;
 }
 
@@ -196,15 +204,16 @@ inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* blo
     L.final_mask.in(block)[row] = ok && out.ended;
     if (ok && out.ended) {
       // SAME_STEP: keep the terminal observation and infos, then start the next episode now.
-      ok = guarded(st, [&] { write_state(env, st, block, row, L.final_obs, L.final_elapsed_step, L.final_infos); }) &&
-           guarded(st, [&] {
+      ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
+             write_state(env, st, block, row, L.final_obs, L.final_elapsed_step, L.final_infos);
+           }) && guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
              env.reset();
              if (!env.reset_continued_game()) st.elapsed = 0;
              st.needs_reset = false;
            });
     }
   }
-  if (ok) ok = guarded(st, [&] { write_state(env, st, block, row, L.obs, L.elapsed_step, L.infos); });
+  if (ok) ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA { write_state(env, st, block, row, L.obs, L.elapsed_step, L.infos); });
   if (!ok) {  // the batch is lost (recv raises EnvError); its row holds zeros, not stale data
     std::memset(L.obs.row(block, row), 0, L.obs.row_bytes);
     L.elapsed_step.in(block)[row] = static_cast<int32_t>(st.elapsed);
