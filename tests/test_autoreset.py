@@ -186,3 +186,28 @@ def test_autoreset_mode_spellings(given, expected) -> None:
 
 def test_default_mode_is_next_step() -> None:
     assert envhive.make("Dummy-v0").metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+
+
+def test_same_step_final_info_is_zero_where_no_episode_ended() -> None:
+    """Gymnasium batches final_info with zeros in the rows that did not end; recycled batch memory
+    must never show through there."""
+    env = envhive.make("Dummy-v0", num_envs=4, episode_length=3, autoreset_mode="same_step", seed=0)
+    env.reset()
+    seen = 0
+    for t in range(40):
+        # Stagger the episodes: env i is held back i steps at the start.
+        actions = np.full(4, 7, dtype=np.int64)
+        _, _, term, trunc, info = env.step(actions)
+        if "final_info" not in info:
+            continue
+        mask = info["_final_info"]
+        final = info["final_info"]
+        np.testing.assert_array_equal(mask, term | trunc)
+        assert np.all(final["elapsed_step"][~mask] == 0)
+        assert np.all(final["last_action"][~mask] == 0)
+        assert np.all(final["elapsed_step"][mask] == 3)
+        seen += int(mask.sum())
+        if t == 5:
+            env.reset(options={"reset_mask": np.array([True, False, True, False])})
+    assert seen > 0
+    env.close()

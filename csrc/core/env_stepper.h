@@ -202,7 +202,10 @@ inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* blo
   bool ok = !st.failed;
   if (autoreset_ == AutoresetMode::kSameStep) {
     L.final_mask.in(block)[row] = ok && out.ended;
-    if (ok && out.ended) {
+    if (!(ok && out.ended)) {  // Gymnasium batches final_info with zeros where no episode ended
+      L.final_elapsed_step.in(block)[row] = 0;
+      for (const auto& info : L.final_infos) std::memset(info.row(block, row), 0, info.row_bytes);
+    } else {
       // SAME_STEP: keep the terminal observation and infos, then start the next episode now.
       ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
              write_state(env, st, block, row, L.final_obs, L.final_elapsed_step, L.final_infos);
