@@ -107,6 +107,37 @@ def _build_envhive(task: str, num_envs: int, batch_size: int, num_threads: int |
     return _pool_runner(env, env.single_action_space, num_envs, batch_size, seed)
 
 
+def _build_envhive_dm(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import envhive
+
+    kwargs: dict[str, Any] = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed}
+    if num_threads:
+        kwargs["num_threads"] = num_threads
+    env = envhive.make_dm(task, **kwargs)
+    space = env.task_spec.action_space
+    if batch_size == num_envs:
+        env.reset()
+        sync_actions = action_pool(space, num_envs, seed)
+        step = env.step
+
+        def advance_sync(n: int) -> None:
+            for a in islice(sync_actions, n):
+                step(a)
+
+        return Runner(advance_sync, env.close, num_envs)
+
+    env.async_reset()
+    async_actions = action_pool(space, batch_size, seed)
+    recv, send = env.recv, env.send
+
+    def advance_async(n: int) -> None:
+        for a in islice(async_actions, n):
+            recv()
+            send(a, env.last_info["env_id"])
+
+    return Runner(advance_async, env.close, batch_size)
+
+
 def _build_envpool(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
     import envpool
 
@@ -194,6 +225,15 @@ ENGINES: dict[str, Engine] = {
             "envhive",
             "envhive not importable",
             _build_envhive,
+            batched=True,
+            threaded=True,
+        ),
+        Engine(
+            "envhive-dm",
+            "envhive.make_dm, the dm_env facade over the same pool",
+            "envhive",
+            "envhive not importable",
+            _build_envhive_dm,
             batched=True,
             threaded=True,
         ),
