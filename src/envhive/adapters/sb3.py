@@ -41,7 +41,11 @@ from envhive.vector import HiveVectorEnv
 # Attributes every env of a pool shares, answered by get_attr for any index.
 SHARED_ATTRIBUTES = ("render_mode", "observation_space", "action_space", "metadata", "spec", "task_spec")
 ENV_METHODS = ("reset", "get_wrapper_attr", "has_wrapper_attr")
-_SAME_STEP_INFO = ("final_obs", "final_info")
+MODE_NAMES = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
 
 
 def make_vec_env(task_id: str | type[envhive.PyEnv], num_envs: int = 1, **kwargs: Any) -> SB3VecEnv:
@@ -71,7 +75,7 @@ class SB3VecEnv(VecEnv):
             )
         if pool.metadata["autoreset_mode"] != AutoresetMode.SAME_STEP:
             raise ValueError(
-                f"SB3 consumes SAME_STEP autoreset; this pool runs {pool.metadata['autoreset_mode'].value}: "
+                f"SB3 consumes SAME_STEP autoreset; this pool runs {MODE_NAMES[pool.metadata['autoreset_mode']]}: "
                 "build it with envhive.make(..., autoreset_mode='same_step') or envhive.adapters.sb3.make_vec_env"
             )
         self.pool = pool

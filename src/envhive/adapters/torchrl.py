@@ -8,8 +8,8 @@
 
 Why not ``GymWrapper``: it reads a Gymnasium vector env through per-step Python conversion and
 refuses NEXT_STEP pools. This env hands the pool's arrays to torch without copying them
-(``torch.from_numpy``: observations, done flags and task infos share the pool's memory; rewards
-become float32, TorchRL's convention) and works with a pool in any autoreset mode:
+(``torch.from_numpy``: observations, done flags and task infos -- under ``"info"`` -- share the
+pool's memory; rewards become float32, TorchRL's convention) and works with a pool in any autoreset mode:
 
 - DISABLED (what :func:`make_env` builds): TorchRL resets ended envs itself, through a partial
   ``reset`` (its ``"_reset"`` mask) that becomes the pool's ``reset(options={"reset_mask": ...})``.
@@ -113,9 +113,12 @@ class TorchRLEnv(EnvBase):
             self.action_spec = _box_spec(act, n)
         obs = pool.single_observation_space
         assert isinstance(obs, gymnasium.spaces.Box)
-        observation = {"observation": _box_spec(obs, n)}
-        for key, (dtype, shape) in spec.info_fields.items():
-            observation[key] = Unbounded(shape=(n, *shape), dtype=_torch_dtype(dtype))
+        observation: dict[str, Any] = {"observation": _box_spec(obs, n)}
+        if spec.info_fields:  # under "info": task infos may share names with TorchRL's keys ("terminated")
+            infos = {
+                k: Unbounded(shape=(n, *shape), dtype=_torch_dtype(dt)) for k, (dt, shape) in spec.info_fields.items()
+            }
+            observation["info"] = Composite(infos, shape=(n,))
         self.observation_spec = Composite(observation, shape=(n,))
         self.reward_spec = Unbounded(shape=(n, 1), dtype=torch.float32)
         self.done_spec = Composite(
@@ -186,8 +189,9 @@ class TorchRLEnv(EnvBase):
             "terminated": terminated,
             "truncated": truncated,
         }
-        for key in self._info_keys:
-            out[key] = torch.from_numpy(np.asarray(info[key]))
+        if self._info_keys:
+            infos = {key: torch.from_numpy(np.asarray(info[key])) for key in self._info_keys}
+            out["info"] = TensorDict._new_unsafe(infos, batch_size=self.batch_size)  # type: ignore[assignment]
         if reward is not None:
             out["reward"] = torch.from_numpy(reward.astype(np.float32)).unsqueeze(-1)
         return TensorDict._new_unsafe(out, batch_size=self.batch_size)
