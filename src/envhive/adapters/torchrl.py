@@ -92,7 +92,7 @@ class TorchRLEnv(EnvBase):
                 f"TorchRL steps the whole batch at once; an async pool (batch_size={pool.batch_size} < "
                 f"num_envs={pool.num_envs}) cannot feed it: build it with batch_size=num_envs (the default)"
             )
-        super().__init__(batch_size=torch.Size([pool.num_envs]), device="cpu")
+        super().__init__(batch_size=torch.Size([pool.num_envs]), device=None)
         self.pool = pool
         self._mode = pool.metadata["autoreset_mode"]
         spec = pool.task_spec
