@@ -12,12 +12,16 @@ Training (`--part train`): env steps/s of each trainer's PPO on CartPole-v1, env
 trainer's default setup, same hyperparameters (SB3 PPO: RL Zoo's; rl_games: its
 ppo_cartpole.yaml; RLlib PPO: 2 EnvRunners; TorchRL: a collector + ClipPPOLoss loop).
 
+dm (`--part dm`): the per-call cost of envhive's dm_env facade (`envhive.make_dm`) against its
+Gymnasium facade (`envhive.make`) over the same pool, CartPole-v1 at 1, 4 and 16 envs.
+
 Every measurement runs in a fresh process through envhive's benchmark harness (repetitions
 interleaved, medians). Run it in the venv that has every trainer, .venv-rllib (`make
 install-rllib`, plus `pip install envpool==1.2.5`):
 
     .venv-rllib/bin/python benchmarks/adapters_compare.py --part env      # about 20 min on 2 cores
     .venv-rllib/bin/python benchmarks/adapters_compare.py --part train    # about 15 min
+    .venv-rllib/bin/python benchmarks/adapters_compare.py --part dm       # dm_env facade vs Gymnasium's, 1 min
     .venv-rllib/bin/python benchmarks/adapters_compare.py --part report   # markdown from both
 """
 
@@ -93,6 +97,40 @@ def table(rows: list[dict], result: Comparison | None = None, machine: dict | No
     return "\n".join(lines) + "\n"
 
 
+def run_dm(settings: Settings, out: Path) -> None:
+    cases = [Case("CartPole-v1", n) for n in (1, 4, 16)]
+    result = compare(cases, ["envhive", "envhive-dm"], settings)
+    rows = []
+    for case in cases:
+        gym, dm = (result.results[case.measurement(e)] for e in ("envhive", "envhive-dm"))
+        rows.append(
+            {
+                "num_envs": case.num_envs,
+                "gym_us_per_call": gym.us_per_call,
+                "dm_us_per_call": dm.us_per_call,
+                "gym_steps_per_s": gym.steps_per_s,
+                "dm_steps_per_s": dm.steps_per_s,
+                "cost_ratio": dm.us_per_call / gym.us_per_call if dm.us_per_call and gym.us_per_call else None,
+            }
+        )
+    out.write_text(json.dumps({"raw": result.to_json(), "rows": rows}, indent=2) + "\n")
+    print(dm_table(rows))
+
+
+def dm_table(rows: list[dict]) -> str:
+    lines = [
+        "| task | num_envs | Gymnasium facade steps/s | us/call | dm_env facade steps/s | us/call | dm / Gym cost |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        ratio = "—" if r["cost_ratio"] is None else f"**{r['cost_ratio']:.2f}x**"
+        lines.append(
+            f"| CartPole-v1 | {r['num_envs']} | {r['gym_steps_per_s']:,.0f} | {r['gym_us_per_call']:.2f} | "
+            f"{r['dm_steps_per_s']:,.0f} | {r['dm_us_per_call']:.2f} | {ratio} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def report() -> str:
     parts = ["# envhive through each trainer's API vs the trainer's default vectoriser", ""]
     parts.append(
@@ -100,7 +138,12 @@ def report() -> str:
         "Ratios are envhive's steps/s over the default's, measured side by side in one run "
         "(fresh process per measurement, repetitions interleaved, medians)."
     )
-    for part, title in (("env", "Env-only: random actions through the trainer's env API"), ("train", "Training")):
+    parts_titles = (
+        ("env", "Env-only: random actions through the trainer's env API"),
+        ("train", "Training: each trainer's PPO on CartPole-v1, env steps/s"),
+        ("dm", "dm_env facade: per-call cost against the Gymnasium facade (same pool)"),
+    )
+    for part, title in parts_titles:
         path = RESULTS / f"adapters_compare_{part}.json"
         if not path.exists():
             parts += ["", f"## {title}", "", f"(not run: `--part {part}`)"]
@@ -116,14 +159,14 @@ def report() -> str:
             f"{m['loadavg_1min']:.1f} at the start; median of {s['repeats']} x {s['seconds']:g} s after "
             f"{s['warmup']:g} s warm-up; {m['date']}._",
             "",
-            table(data["rows"]),
+            dm_table(data["rows"]) if part == "dm" else table(data["rows"]),
         ]
     return "\n".join(parts)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--part", choices=["env", "train", "report"], required=True)
+    p.add_argument("--part", choices=["env", "train", "dm", "report"], required=True)
     p.add_argument("--tasks", default=",".join(TASKS))
     p.add_argument("--num-envs", default="8")
     p.add_argument("--seconds", type=float, default=None)
@@ -133,6 +176,12 @@ def main() -> None:
     if a.part == "report":
         (RESULTS / "adapters_compare.md").write_text(report())
         print(report())
+        return
+    if a.part == "dm":
+        run_dm(
+            Settings(seconds=a.seconds or 2.0, warmup=1.0, repeats=max(a.repeats, 5)),
+            RESULTS / "adapters_compare_dm.json",
+        )
         return
     sizes = [int(n) for n in a.num_envs.split(",")]
     if a.part == "env":

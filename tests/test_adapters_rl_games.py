@@ -152,3 +152,13 @@ def test_runner_trains_ppo_on_cartpole(tmp_path, one_torch_thread) -> None:
     runner.run({"train": True, "play": False})
     assert len(log.returns) >= 140
     assert log.returns[0] < 40 and log.returns[-1] >= 150, (log.returns[0], log.returns[-1])
+
+
+def test_env_error_reaches_rl_games_and_the_vecenv_stays_usable() -> None:
+    env = make(3, env_name="Dummy-v0", episode_length=0, fail_env=2, fail_step=1)
+    env.reset()
+    with pytest.raises(envhive.EnvError, match="env 2 raised"):
+        env.step(np.zeros(3, dtype=np.int64))
+    _, _, done, info = env.step(np.zeros(3, dtype=np.int64))
+    np.testing.assert_array_equal(info["elapsed_step"], [2, 2, 0])
+    assert not done.any()

@@ -186,3 +186,14 @@ def test_ppo_learns_cartpole(one_torch_thread) -> None:
     eval_env = VecMonitor(make_vec_env("CartPole-v1", num_envs=4, seed=1000))
     mean, _ = evaluate_policy(model, eval_env, n_eval_episodes=20, deterministic=True)
     assert mean >= 475, mean
+
+
+def test_env_error_reaches_sb3_and_the_venv_stays_usable() -> None:
+    venv = make_vec_env("Dummy-v0", num_envs=3, episode_length=0, fail_env=1, fail_step=2)
+    venv.reset()
+    venv.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(envhive.EnvError, match="env 1 raised") as excinfo:
+        venv.step(np.zeros(3, dtype=np.int64))
+    assert excinfo.value.env_id == 1
+    _, _, done, infos = venv.step(np.zeros(3, dtype=np.int64))
+    assert [info["elapsed_step"] for info in infos] == [3, 0, 3] and not done.any()

@@ -141,3 +141,16 @@ def test_gym_wrapper_works_too_in_same_step_and_disabled() -> None:
     for mode in ("same_step", "disabled"):
         env = GymWrapper(envhive.make("CartPole-v1", num_envs=2, autoreset_mode=mode))
         assert env.rollout(10, break_when_any_done=False).batch_size == torch.Size([2, 10])
+
+
+def test_env_error_reaches_torchrl_and_the_env_stays_usable() -> None:
+    env = make_env("Dummy-v0", num_envs=3, episode_length=0, fail_env=0, fail_step=2, categorical_action_encoding=True)
+    td = env.reset()
+    td["action"] = torch.zeros(3, dtype=torch.int64)
+    td = step_mdp(env.step(td))
+    td["action"] = torch.zeros(3, dtype=torch.int64)
+    with pytest.raises(envhive.EnvError, match="env 0 raised"):
+        env.step(td)
+    td = env.step(td)
+    np.testing.assert_array_equal(td["next", "info", "last_action"].numpy(), [0, 0, 0])
+    assert not td["next", "done"].any()

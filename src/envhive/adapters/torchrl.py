@@ -130,7 +130,6 @@ class TorchRLEnv(EnvBase):
         self._pending_seed: int | None = None
         # SAME_STEP: the observations the pool restarted ended envs with, for the next partial reset.
         self._restarted: tuple[np.ndarray, Any, dict[str, Any]] | None = None
-        self._all_false = torch.zeros((n, 1), dtype=torch.bool)
 
     # ------------------------------------------------------------------ EnvBase
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
@@ -146,7 +145,8 @@ class TorchRLEnv(EnvBase):
             obs, info = self.pool.reset(seed=seed)
         else:
             obs, info = self.pool.reset(seed=seed, options={"reset_mask": mask})
-        return self._output(obs, info, self._all_false, self._all_false, None)
+        no_flags = np.zeros(self.pool.num_envs, dtype=bool)  # fresh: torch may write into what it gets
+        return self._output(obs, info, no_flags, no_flags.copy(), None)
 
     def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
         action = tensordict.get("action")
@@ -167,33 +167,28 @@ class TorchRLEnv(EnvBase):
                 info[key] = np.where(ended.reshape(-1, *([1] * (info[key].ndim - 1))), final_info[key], info[key])
             for i in np.flatnonzero(ended).tolist():
                 obs[i] = final[i]
-        return self._output(
-            obs,
-            info,
-            torch.from_numpy(terminated).unsqueeze(-1),
-            torch.from_numpy(truncated).unsqueeze(-1),
-            reward,
-        )
+        return self._output(obs, info, terminated, truncated, reward)
 
     def _output(
         self,
         obs: np.ndarray,
         info: dict[str, Any],
-        terminated: torch.Tensor,
-        truncated: torch.Tensor,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
         reward: np.ndarray | None,
     ) -> TensorDictBase:
+        # numpy first, then torch.from_numpy (no copy): torch ops on tiny tensors cost microseconds each.
         out: dict[str, torch.Tensor] = {
             "observation": torch.from_numpy(obs),
-            "done": terminated | truncated,
-            "terminated": terminated,
-            "truncated": truncated,
+            "done": torch.from_numpy((terminated | truncated)[:, None]),
+            "terminated": torch.from_numpy(terminated[:, None]),
+            "truncated": torch.from_numpy(truncated[:, None]),
         }
         if self._info_keys:
             infos = {key: torch.from_numpy(np.asarray(info[key])) for key in self._info_keys}
             out["info"] = TensorDict._new_unsafe(infos, batch_size=self.batch_size)  # type: ignore[assignment]
         if reward is not None:
-            out["reward"] = torch.from_numpy(reward.astype(np.float32)).unsqueeze(-1)
+            out["reward"] = torch.from_numpy(reward.astype(np.float32)[:, None])
         return TensorDict._new_unsafe(out, batch_size=self.batch_size)
 
     def _set_seed(self, seed: int | None) -> None:
