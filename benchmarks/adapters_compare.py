@@ -74,6 +74,12 @@ def run(groups: dict, cases: list[Case], settings: Settings, out: Path) -> None:
                         "notes": [x for x in (h.error, h.skipped, r.error, r.skipped) if x],
                     }
                 )
+    if out.exists():  # keep the rows of cases this run did not measure (e.g. --tasks Pong-v5 again)
+        done = {(c.task, c.num_envs) for c in cases}
+        old = json.loads(out.read_text())
+        rows = [r for r in old["rows"] if (r["task"], r["num_envs"]) not in done] + rows
+        order = {t: i for i, t in enumerate(TASKS)}
+        rows.sort(key=lambda r: (order.get(r["task"], 99), r["num_envs"]))
     out.write_text(json.dumps({"raw": result.to_json(), "rows": rows}, indent=2) + "\n")
     print(table(rows, result))
 

@@ -300,8 +300,10 @@ def reference_env_fn(task: str) -> Callable[[], gymnasium.Env[Any, Any]]:
         return lambda: gymnasium.make(gid)
 
     def make_atari() -> gymnasium.Env[Any, Any]:
+        import ale_py
         from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
+        gymnasium.register_envs(ale_py)  # also in a subprocess vectoriser's child processes
         env = gymnasium.make(gid, frameskip=1, repeat_action_probability=0.0)
         env = AtariPreprocessing(env, noop_max=30, frame_skip=4, screen_size=84, grayscale_obs=True)
         return FrameStackObservation(env, 4)
