@@ -162,7 +162,8 @@ def report() -> str:
             f"## {title}",
             "",
             f"_{m['cpu_count']} x {m['cpu']}, Python {m['python']}, {versions}; load average "
-            f"{m['loadavg_1min']:.1f} at the start; median of {s['repeats']} x {s['seconds']:g} s after "
+            f"{m['loadavg_1min']:.1f} when it ended (other jobs shared the 2 cores); "
+            f"median of {s['repeats']} x {s['seconds']:g} s after "
             f"{s['warmup']:g} s warm-up; {m['date']}._",
             "",
             dm_table(data["rows"]) if part == "dm" else table(data["rows"]),
