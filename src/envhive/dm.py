@@ -73,7 +73,7 @@ class HiveDmEnv(dm_env.Environment):
         n = self.batch_size
         # Sync mode: an env is FIRST exactly on the step after its LAST (NEXT_STEP autoreset), so
         # step types follow from the previous call's ended envs and this call's flags, as bytes.
-        self._fast = not self.task_spec.is_async and "discount" not in self.task_spec.info_fields
+        self._fast = not self.task_spec.pool.is_async and "discount" not in self.task_spec.info_fields
         self._prev_done = bytes(n)
         # Whether the next step may use the patterns: not before a reset, nor after an error.
         self._use_patterns = False
@@ -174,7 +174,7 @@ class HiveDmEnv(dm_env.Environment):
         self._vec.close()
 
     def __repr__(self) -> str:
-        mode = "sync" if not self.task_spec.is_async else f"async, batch_size={self.batch_size}"
+        mode = "sync" if not self.task_spec.pool.is_async else f"async, batch_size={self.batch_size}"
         return f"HiveDmEnv({self.task_spec.id}, num_envs={self.num_envs}, {mode})"
 
 

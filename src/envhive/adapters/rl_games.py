@@ -34,7 +34,7 @@ from gymnasium.vector import AutoresetMode
 from rl_games.common import env_configurations, vecenv
 from rl_games.common.ivecenv import IVecEnv
 
-import envhive
+from envhive.adapters.common import make_pool, require_mode
 
 VECENV_TYPE = "ENVHIVE"
 ENV_NAME = "envhive"
@@ -50,18 +50,13 @@ class RlGamesVecEnv(IVecEnv):
                 "(e.g. {'env_name': 'CartPole-v1'})"
             )
         task_id = kwargs.pop("env_name")
-        mode = kwargs.pop("autoreset_mode", "same_step")
-        if mode not in ("same_step", AutoresetMode.SAME_STEP):
-            raise ValueError(
-                f"rl_games trains on every row it is given, so it needs SAME_STEP autoreset (no filler rows); "
-                f"drop autoreset_mode={mode!r}"
-            )
+        require_mode(kwargs, AutoresetMode.SAME_STEP, "rl_games", "it trains on every row it is given: no filler rows")
         if kwargs.get("batch_size") not in (None, 0, num_actors):
             raise ValueError(
                 f"rl_games steps every actor at once; an async pool (batch_size={kwargs['batch_size']} < "
                 f"num_actors={num_actors}) cannot feed it: drop batch_size"
             )
-        self.pool = envhive.make(task_id, num_envs=num_actors, autoreset_mode="same_step", **kwargs)
+        self.pool = make_pool(task_id, num_envs=num_actors, autoreset_mode="same_step", **kwargs)
         self._info_keys = list(self.pool.task_spec.info_fields)
         self._returns = np.zeros(num_actors, dtype=np.float64)
         self._pending_seed: int | None = None

@@ -36,7 +36,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from ray.tune.registry import register_env
 
-import envhive
+from envhive.adapters.common import make_pool
+from envhive.registry import list_envs
+from envhive.vector import HiveVectorEnv
 
 ID_PREFIX = "envhive/"
 _VECTOR_MODE_HINT = (
@@ -48,13 +50,17 @@ _VECTOR_MODE_HINT = (
 class RunnerSeeds(VectorWrapper):
     """Spreads an int reset seed ``s`` over the pool as ``s * num_envs + i`` (see the module doc)."""
 
+    def __init__(self, pool: HiveVectorEnv) -> None:
+        super().__init__(pool)
+        self.pool = pool
+
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-            n = self.env.num_envs
+            n = self.pool.num_envs
             seed = [int(seed) * n + i for i in range(n)]
-        return self.env.reset(seed=seed, options=options)
+        return self.pool.reset(seed=seed, options=options)
 
 
 def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
@@ -80,14 +86,14 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
         )
     if kwargs.pop("render_mode", None) is not None:
         raise ValueError(f"{ID_PREFIX}{task_id}: envhive does not render yet; drop render_mode")
-    return RunnerSeeds(envhive.make(task_id, seed=None, **kwargs))
+    return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
 
 
 def register_ids(task_ids: Iterable[str] | None = None) -> list[str]:
     """Register ``envhive/<task>`` with Ray Tune for ``task_ids`` (default: every task); returns the
     ids. Import time does it for every task; call it for tasks registered later (a PyEnv class)."""
     ids = []
-    for task_id in envhive.list_envs() if task_ids is None else task_ids:
+    for task_id in list_envs() if task_ids is None else task_ids:
         if task_id.startswith(ID_PREFIX):
             task_id = task_id[len(ID_PREFIX) :]
         register_env(ID_PREFIX + task_id, functools.partial(make_runner_env, task_id))

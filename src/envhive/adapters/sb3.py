@@ -35,28 +35,20 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-import envhive
+from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
+from envhive.authoring import PyEnv
 from envhive.vector import HiveVectorEnv
 
 # Attributes every env of a pool shares, answered by get_attr for any index.
 SHARED_ATTRIBUTES = ("render_mode", "observation_space", "action_space", "metadata", "spec", "task_spec")
 ENV_METHODS = ("reset", "get_wrapper_attr", "has_wrapper_attr")
-MODE_NAMES = {
-    AutoresetMode.NEXT_STEP: "next_step",
-    AutoresetMode.SAME_STEP: "same_step",
-    AutoresetMode.DISABLED: "disabled",
-}
 
 
-def make_vec_env(task_id: str | type[envhive.PyEnv], num_envs: int = 1, **kwargs: Any) -> SB3VecEnv:
+def make_vec_env(task_id: str | type[PyEnv], num_envs: int = 1, **kwargs: Any) -> SB3VecEnv:
     """Build a pool of ``task_id`` for SB3: ``envhive.make(task_id, num_envs=..., **kwargs)`` in
     SAME_STEP mode (``seed``, ``max_episode_steps``, ``num_threads`` and task kwargs as there)."""
-    mode = kwargs.pop("autoreset_mode", "same_step")
-    if mode not in ("same_step", AutoresetMode.SAME_STEP):
-        raise ValueError(
-            f"SB3 consumes SAME_STEP autoreset (terminal_observation in infos); drop autoreset_mode={mode!r}"
-        )
-    return SB3VecEnv(envhive.make(task_id, num_envs=num_envs, autoreset_mode="same_step", **kwargs))
+    require_mode(kwargs, AutoresetMode.SAME_STEP, "SB3", "terminal_observation in each step's infos")
+    return SB3VecEnv(make_pool(task_id, num_envs=num_envs, autoreset_mode="same_step", **kwargs))
 
 
 class SB3VecEnv(VecEnv):
@@ -68,11 +60,7 @@ class SB3VecEnv(VecEnv):
                 f"SB3VecEnv wraps an envhive pool (envhive.make(...)), got {type(pool).__name__}; "
                 "use envhive.adapters.sb3.make_vec_env(task_id, num_envs=...)"
             )
-        if pool.batch_size != pool.num_envs:
-            raise ValueError(
-                f"SB3 steps every env at once; an async pool (batch_size={pool.batch_size} < "
-                f"num_envs={pool.num_envs}) cannot feed it: build it with batch_size=num_envs (the default)"
-            )
+        require_full_batches(pool, "SB3", "build it with batch_size=num_envs (the default)")
         if pool.metadata["autoreset_mode"] != AutoresetMode.SAME_STEP:
             raise ValueError(
                 f"SB3 consumes SAME_STEP autoreset; this pool runs {MODE_NAMES[pool.metadata['autoreset_mode']]}: "
@@ -136,9 +124,9 @@ class SB3VecEnv(VecEnv):
         if not any(options):
             return None
         names = sorted({name for opts in options for name in opts})
-        valid = sorted(self.pool.task_spec.reset_options)
+        valid = sorted(name for name, _ in self.pool.task_spec.task.reset_options)
         for name in names:
-            if name not in self.pool.task_spec.reset_options:
+            if name not in valid:
                 raise ValueError(
                     f"{self.pool.task_spec.id}: unknown reset option {name!r} in set_options(); "
                     f"valid: {', '.join(valid) or 'none (this task takes no reset options)'}"
@@ -170,7 +158,7 @@ class SB3VecEnv(VecEnv):
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         spec = self.pool.task_spec
-        options = ", ".join(sorted(spec.reset_options)) or "none for this task"
+        options = ", ".join(sorted(name for name, _ in spec.task.reset_options)) or "none for this task"
         kwargs = ", ".join(sorted(spec.config))
         raise AttributeError(
             f"cannot set {attr_name!r} on {self.pool!r}: envhive envs are native, configured when the pool "
@@ -185,7 +173,8 @@ class SB3VecEnv(VecEnv):
         if method_name == "reset":
             return self._partial_reset(targets, *method_args, **method_kwargs)
         if method_name == "get_wrapper_attr":
-            return self.get_attr(*method_args, indices=targets, **method_kwargs)
+            (name,) = method_args
+            return self.get_attr(name, targets)
         if method_name == "has_wrapper_attr":
             (name,) = method_args
             return [name in SHARED_ATTRIBUTES] * len(targets)
@@ -221,7 +210,7 @@ class SB3VecEnv(VecEnv):
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:
             return list(range(self.num_envs))
-        targets = [indices] if isinstance(indices, int | np.integer) else list(indices)  # type: ignore[arg-type]
+        targets = [indices] if isinstance(indices, int | np.integer) else list(indices)
         for i in targets:
             if not 0 <= int(i) < self.num_envs:
                 raise IndexError(f"env index {i} is out of range [0, {self.num_envs})")

@@ -34,7 +34,8 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Bounded, Categorical, Composite, OneHot, Unbounded
 from torchrl.envs import EnvBase
 
-import envhive
+from envhive.adapters.common import make_pool, require_full_batches
+from envhive.authoring import PyEnv
 from envhive.vector import HiveVectorEnv
 
 _TORCH_DTYPES = {
@@ -50,7 +51,7 @@ _TORCH_DTYPES = {
 
 
 def make_env(
-    task_id: str | type[envhive.PyEnv],
+    task_id: str | type[PyEnv],
     num_envs: int = 1,
     *,
     categorical_action_encoding: bool = False,
@@ -59,7 +60,7 @@ def make_env(
     """Build a pool of ``task_id`` for TorchRL (``envhive.make`` kwargs; DISABLED autoreset unless
     ``autoreset_mode`` says otherwise)."""
     kwargs.setdefault("autoreset_mode", "disabled")
-    pool = envhive.make(task_id, num_envs=num_envs, **kwargs)
+    pool = make_pool(task_id, num_envs=num_envs, **kwargs)
     return TorchRLEnv(pool, categorical_action_encoding=categorical_action_encoding)
 
 
@@ -87,11 +88,7 @@ class TorchRLEnv(EnvBase):
                 f"TorchRLEnv wraps an envhive pool (envhive.make(...)), got {type(pool).__name__}; "
                 "use envhive.adapters.torchrl.make_env(task_id, num_envs=...)"
             )
-        if pool.batch_size != pool.num_envs:
-            raise ValueError(
-                f"TorchRL steps the whole batch at once; an async pool (batch_size={pool.batch_size} < "
-                f"num_envs={pool.num_envs}) cannot feed it: build it with batch_size=num_envs (the default)"
-            )
+        require_full_batches(pool, "TorchRL", "build it with batch_size=num_envs (the default)")
         super().__init__(batch_size=torch.Size([pool.num_envs]), device=None)
         self.pool = pool
         self._mode = pool.metadata["autoreset_mode"]
@@ -186,7 +183,7 @@ class TorchRLEnv(EnvBase):
         }
         if self._info_keys:
             infos = {key: torch.from_numpy(np.asarray(info[key])) for key in self._info_keys}
-            out["info"] = TensorDict._new_unsafe(infos, batch_size=self.batch_size)  # type: ignore[assignment]
+            out["info"] = TensorDict._new_unsafe(infos, batch_size=self.batch_size)
         if reward is not None:
             out["reward"] = torch.from_numpy(reward.astype(np.float32)[:, None])
         return TensorDict._new_unsafe(out, batch_size=self.batch_size)

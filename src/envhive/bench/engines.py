@@ -665,7 +665,14 @@ ENGINES.update({e.name: e for e in TRAINER_ENGINES})
 # (collect a rollout, update), worth its rollout's env steps; envhive vs the trainer's default.
 # Torch runs one thread on both sides (small MLPs; no spinning thread pool beside the envs).
 
-SB3_PPO = {"n_steps": 32, "batch_size": 256, "gae_lambda": 0.8, "gamma": 0.98, "n_epochs": 20, "ent_coef": 0.0}
+SB3_PPO: dict[str, Any] = {
+    "n_steps": 32,
+    "batch_size": 256,
+    "gae_lambda": 0.8,
+    "gamma": 0.98,
+    "n_epochs": 20,
+    "ent_coef": 0.0,
+}
 
 
 def _build_sb3_ppo(hive: bool) -> Builder:
@@ -680,8 +687,8 @@ def _build_sb3_ppo(hive: bool) -> Builder:
             from stable_baselines3.common.vec_env import DummyVecEnv
 
             venv = DummyVecEnv([reference_env_fn(task) for _ in range(num_envs)])
-        model = PPO("MlpPolicy", venv, seed=seed, device="cpu", **SB3_PPO)  # type: ignore[arg-type]
-        rollout = SB3_PPO["n_steps"] * num_envs
+        model = PPO("MlpPolicy", venv, seed=seed, device="cpu", **SB3_PPO)
+        rollout = int(SB3_PPO["n_steps"]) * num_envs
 
         def advance(n: int) -> None:
             model.learn(total_timesteps=n * rollout, reset_num_timesteps=False)
