@@ -36,5 +36,6 @@ def require_mode(kwargs: dict[str, Any], wanted: AutoresetMode, trainer: str, wh
     mode = kwargs.pop("autoreset_mode", None)
     if mode is not None and mode != wanted and mode != MODE_NAMES[wanted]:
         raise ValueError(
-            f"{trainer} needs autoreset_mode={MODE_NAMES[wanted]!r} ({why}); got {mode!r}: drop autoreset_mode"
+            f"{trainer} consumes {wanted.name} autoreset ({why}), so this pool always runs "
+            f"autoreset_mode={MODE_NAMES[wanted]!r}; got autoreset_mode={mode!r}: drop it"
         )

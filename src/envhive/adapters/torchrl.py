@@ -18,6 +18,9 @@ pool's memory; rewards become float32, TorchRL's convention) and works with a po
   terminal observations as ``("next", "observation")`` and the following partial reset hands
   back the observations the pool restarted them with, without another pool call.
 
+An env whose step raised :class:`envhive.EnvError` starts a new episode on its next step in
+every mode (DISABLED pools need a partial reset for it: the next ``step`` does that first).
+
 Discrete actions are one-hot by default, like ``GymWrapper`` (``categorical_action_encoding=True``
 for integer actions). ``set_seed(s)`` seeds env ``i`` with ``s + i`` at the next reset.
 """
@@ -36,6 +39,7 @@ from torchrl.envs import EnvBase
 
 from envhive.adapters.common import make_pool, require_full_batches
 from envhive.authoring import PyEnv
+from envhive.errors import EnvError
 from envhive.vector import HiveVectorEnv
 
 _TORCH_DTYPES = {
@@ -127,6 +131,8 @@ class TorchRLEnv(EnvBase):
         self._pending_seed: int | None = None
         # SAME_STEP: the observations the pool restarted ended envs with, for the next partial reset.
         self._restarted: tuple[np.ndarray, Any, dict[str, Any]] | None = None
+        # DISABLED: envs whose last step raised EnvError, reset before the next step unless a reset came first.
+        self._failed: np.ndarray | None = None
 
     # ------------------------------------------------------------------ EnvBase
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
@@ -134,6 +140,8 @@ class TorchRLEnv(EnvBase):
         mask = None if reset is None else reset.reshape(self.pool.num_envs, -1).any(-1).numpy()
         if mask is not None and mask.all():
             mask = None
+        if self._failed is not None:
+            self._failed = None if mask is None or not (self._failed & ~mask).any() else self._failed & ~mask
         seed, self._pending_seed = self._pending_seed, None
         restarted, self._restarted = self._restarted, None
         if mask is not None and seed is None and restarted is not None and not (mask & ~restarted[0]).any():
@@ -151,8 +159,17 @@ class TorchRLEnv(EnvBase):
         actions = (action.view(torch.uint8).argmax(-1) if self._one_hot else action).numpy()
         if self._action_start:
             actions = actions + self._action_start
-        obs, reward, terminated, truncated, info = self.pool.step(actions)
         self._restarted = None
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            self.pool.reset(options={"reset_mask": failed})
+        try:
+            obs, reward, terminated, truncated, info = self.pool.step(actions)
+        except EnvError as e:
+            if self._mode == AutoresetMode.DISABLED:
+                self._failed = np.zeros(self.pool.num_envs, dtype=bool)
+                self._failed[e.env_ids] = True
+            raise
         if self._mode == AutoresetMode.SAME_STEP and "_final_obs" in info:
             ended = info["_final_obs"]
             self._restarted = (ended, obs, info)
