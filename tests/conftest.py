@@ -7,8 +7,9 @@ import importlib.util
 import pytest
 
 # RLlib (ray[rllib] 2.60) pins gymnasium 1.2.2, so it lives in a venv of its own: `make test` runs
-# its tests there (.venv-rllib) and the rest of the suite in both venvs.
-collect_ignore = [] if importlib.util.find_spec("ray") else ["test_adapters_rllib.py"]
+# its tests and envhive.ray's there (.venv-rllib) and the rest of the suite in both venvs.
+RAY_TESTS = ["test_adapters_rllib.py", "test_ray_vector.py", "test_ray_cluster.py", "test_ray_rollout.py"]
+collect_ignore = [] if importlib.util.find_spec("ray") else RAY_TESTS
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,6 +3,8 @@ seeds are distinct and reproducible, and PPO improves its return. Runs in .venv-
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import ray
@@ -16,9 +18,10 @@ pytestmark = pytest.mark.rllib
 NUM_ENVS = 4
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_session():
-    """One local Ray for the whole session (starting one costs ~10 s)."""
+    """One local Ray for this module (starting one costs ~10 s; other modules start their own, or a
+    simulated cluster)."""
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
@@ -95,6 +98,29 @@ def test_ppo_runners_seeded_apart_and_learning(ray_session) -> None:
     finally:
         algo.stop()
     assert returns[-1] > 1.5 * returns[0] and returns[-1] > 35, returns
+
+
+def test_runner_pools_size_their_threads_from_the_runner_cpus(ray_session) -> None:
+    """num_env_runners=2 with 1 CPU each (the learner on the driver): each runner's pool gets one
+    thread, not one per core of the node (the default outside Ray: min(cores, num_envs))."""
+    config = (
+        ppo("envhive/CartPole-v1", runners=2).env_runners(num_cpus_per_env_runner=1).learners(num_cpus_per_learner=0)
+    )
+    algo = config.build_algo()
+    try:
+        threads = algo.env_runner_group.foreach_env_runner(
+            lambda runner: (runner.worker_index, runner.env.unwrapped.task_spec.pool.num_threads),
+            local_env_runner=False,
+        )
+        samples = algo.env_runner_group.foreach_env_runner(
+            lambda runner: len(runner.sample(num_timesteps=40, random_actions=True)), local_env_runner=False
+        )
+    finally:
+        algo.stop()
+    assert sorted(threads) == [(1, 1), (2, 1)]
+    assert all(n > 0 for n in samples)
+    local = hive_rllib.make_runner_env("CartPole-v1", {"num_envs": NUM_ENVS})  # the driver: not a Ray worker
+    assert local.unwrapped.task_spec.pool.num_threads == min(os.cpu_count() or 1, NUM_ENVS)
 
 
 def test_module_id_form_works_without_the_adapter_in_workers(ray_session) -> None:

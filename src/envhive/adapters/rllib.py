@@ -19,7 +19,10 @@ then look the id up -- works in any process, with the seeding caveat below.)
 
 What the EnvRunner gets is envhive's pool (NEXT_STEP autoreset, what RLlib consumes; sync, since
 RLlib steps every env each call) built from ``config.environment(env_config=...)`` as the task's
-kwargs (``max_episode_steps``, ``num_threads``, task options). Seeding: RLlib resets runner ``k``
+kwargs (``max_episode_steps``, ``num_threads``, task options). In a remote EnvRunner the pool's
+threads default to the runner's CPU allocation (``num_cpus_per_env_runner``, whole CPUs, at least
+one), not the node's core count: Ray CPUs are logical, and N runners on a node would otherwise each
+start one thread per core. Seeding: RLlib resets runner ``k``
 with ``seed + k`` (eval runners ``+ 1e6``); here env ``i`` of a runner reset with ``s`` gets seed
 ``s * num_envs + i``, so no two envs of any runners share a seed and a rerun repeats every one.
 (Gymnasium's own convention, ``s + i``, gives runner 1's env 1 the seed of runner 2's env 0.)
@@ -37,6 +40,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
+from envhive.ray.shard import assigned_cpus
 from envhive.registry import list_envs
 from envhive.vector import HiveVectorEnv
 
@@ -86,6 +90,8 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
         )
     if kwargs.pop("render_mode", None) is not None:
         raise ValueError(f"{ID_PREFIX}{task_id}: envhive does not render yet; drop render_mode")
+    if kwargs.get("num_threads") in (None, 0):  # a remote EnvRunner: its num_cpus_per_env_runner
+        kwargs["num_threads"] = assigned_cpus(default=0)
     return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
 
 

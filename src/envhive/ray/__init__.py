@@ -1,0 +1,30 @@
+"""envhive on Ray: envs past one machine (needs Ray: ``pip install "envhive[ray]"``).
+
+- ``RayVectorEnv``: a Gymnasium VectorEnv over ``EnvShard`` actors (one envhive pool each) on any
+  nodes; global env ids and seeds independent of the split; sync, or async first-ready across shards.
+- ``RolloutWorkers``: one pool plus the policy per actor, streaming fixed-length trajectories to
+  the learner, weights pushed to the workers (IMPALA / Sebulba style): the design that pays when
+  one Ray call (0.1-1 ms) costs hundreds of env steps.
+- RLlib: ``envhive.adapters.rllib`` ids in EnvRunners size their pool's threads from
+  ``num_cpus_per_env_runner`` (``assigned_cpus``).
+
+See docs/distributed.md for when to use which.
+"""
+
+from __future__ import annotations
+
+from envhive.ray.rollout import RolloutWorker, RolloutWorkers, TorchScriptPolicy, Trajectory
+from envhive.ray.shard import EnvShard, ShardLayout, assigned_cpus, incarnation_seeds
+from envhive.ray.vector import RayVectorEnv
+
+__all__ = [
+    "EnvShard",
+    "RayVectorEnv",
+    "RolloutWorker",
+    "RolloutWorkers",
+    "ShardLayout",
+    "TorchScriptPolicy",
+    "Trajectory",
+    "assigned_cpus",
+    "incarnation_seeds",
+]

@@ -1,0 +1,371 @@
+"""Rollout workers (IMPALA / Sebulba style): the policy runs next to the pool, inside the actor.
+
+One Ray call costs 0.1-1 ms, hundreds of envhive steps, so the design that scales keeps the
+per-step loop (policy -> step -> policy ...) inside each actor and sends the learner only
+fixed-length trajectories, one Ray call per ``unroll_length * num_envs`` steps. Weights go the other
+way: ``RolloutWorkers.set_weights`` puts them in the object store once and every worker picks them
+up before its next unroll (at most ``max_in_flight`` unrolls behind the learner; each trajectory
+says which version produced it).
+
+A policy is ``policy(weights, obs, rng) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a
+dict of per-env arrays (behaviour log-probs, values, ...) stored with the trajectory; ``rng`` is the
+worker's own ``numpy.random.Generator``. It must pickle (Ray ships it to every worker): a module-level
+function, or ``TorchScriptPolicy(torch.jit.script(module))``.
+
+Trajectories use NEXT_STEP autoreset: row ``t`` holds ``obs[t]``, the action taken in it and what it
+gave; the step after an episode ends is the autoreset step (action ignored, reward 0), marked
+``valid[t] = False``. So a truncated row's next observation (row ``t + 1``, or ``last_obs``) is the
+final observation to bootstrap from.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import ray
+
+from envhive.errors import EnvError, PoolClosedError
+from envhive.ray.shard import ShardLayout, assigned_cpus, resolve_global_seeds
+from envhive.registry import DEFAULT_SEED
+from envhive.vector import HiveVectorEnv
+
+Policy = Callable[[Any, np.ndarray, np.random.Generator], Any]
+
+
+@dataclass
+class Trajectory:
+    """``unroll_length`` steps of every env of one worker; arrays are time-major ``(T, N, ...)``."""
+
+    obs: np.ndarray
+    actions: np.ndarray
+    rewards: np.ndarray  # float64 (T, N)
+    terminated: np.ndarray  # bool (T, N)
+    truncated: np.ndarray  # bool (T, N)
+    valid: np.ndarray  # bool (T, N): False on autoreset steps (the step after an episode ended)
+    env_id: np.ndarray  # int32 (T, N): global ids (worker offset + local id)
+    last_obs: np.ndarray  # (N, ...): the observation after the last step (to bootstrap from)
+    extras: dict[str, np.ndarray] = field(default_factory=dict)  # the policy's extras, (T, N, ...)
+    policy_version: int = -1  # the weights' version that acted (-1: the initial weights)
+    worker: int = 0
+    episode_returns: np.ndarray = field(default_factory=lambda: np.zeros(0))  # of episodes ended in it
+    episode_lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    @property
+    def num_steps(self) -> int:
+        """Env steps in it, autoreset steps included."""
+        return int(self.rewards.size)
+
+
+class TorchScriptPolicy:
+    """A TorchScript module as a rollout policy: ``module(obs) -> actions`` or
+    ``-> (actions, {name: tensor})``; weights are its ``state_dict`` (loaded when a new one arrives).
+
+    It travels as ``torch.jit.save`` bytes; in the worker, torch runs on ``num_threads`` threads
+    (default 1: the pool's threads are the actor's CPUs) and its RNG is seeded from the worker's.
+    """
+
+    def __init__(self, module: Any, num_threads: int = 1) -> None:
+        import torch  # torch is optional (the [rllib] or a trainer extra): imported on use
+
+        buffer = io.BytesIO()
+        torch.jit.save(module, buffer)
+        self._blob = buffer.getvalue()
+        self.num_threads = num_threads
+        self._module: Any = None
+        self._weights: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_blob": self._blob, "num_threads": self.num_threads}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._module = None
+        self._weights = None
+
+    def __call__(self, weights: Any, obs: np.ndarray, rng: np.random.Generator) -> Any:
+        import torch
+
+        if self._module is None:
+            torch.set_num_threads(self.num_threads)
+            torch.manual_seed(int(rng.integers(2**62)))
+            self._module = torch.jit.load(io.BytesIO(self._blob))
+            self._module.eval()
+        if weights is not None and weights is not self._weights:
+            self._module.load_state_dict(weights)
+            self._weights = weights
+        with torch.no_grad():
+            out = self._module(torch.from_numpy(np.ascontiguousarray(obs)))
+        if isinstance(out, tuple):
+            actions, extras = out
+            return actions.numpy(), {k: v.numpy() for k, v in extras.items()}
+        return out.numpy()
+
+
+class RolloutWorker:
+    """A Ray actor: one sync envhive pool (NEXT_STEP) and a policy, producing Trajectories.
+
+    The pool's threads come from the actor's CPU allocation (``assigned_cpus``) unless
+    ``num_threads`` is given; env ``i`` is global env ``env_offset + i`` with seed ``seeds[i]``.
+    """
+
+    def __init__(
+        self,
+        task_id: str,
+        num_envs: int,
+        unroll_length: int,
+        policy: Policy,
+        weights: Any,
+        seeds: Sequence[int] | None,
+        env_offset: int = 0,
+        worker: int = 0,
+        policy_seed: int | None = None,
+        **pool_kwargs: Any,
+    ) -> None:
+        mode = pool_kwargs.pop("autoreset_mode", "next_step")
+        if mode not in ("next_step", "NextStep") and getattr(mode, "value", None) != "NextStep":
+            raise ValueError(f"rollout workers run NEXT_STEP autoreset (see Trajectory.valid); got {mode!r}")
+        if "batch_size" in pool_kwargs:
+            raise ValueError("a rollout worker steps every env of its pool each step: drop batch_size")
+        if pool_kwargs.get("num_threads") in (None, 0):
+            pool_kwargs["num_threads"] = assigned_cpus()
+        self.pool = HiveVectorEnv(
+            task_id, num_envs=num_envs, seed=None if seeds is None else list(seeds), **pool_kwargs
+        )
+        self.unroll_length = unroll_length
+        self.policy = policy
+        self.weights = weights
+        self.version = -1
+        self.worker = worker
+        self.env_offset = env_offset
+        self.rng = np.random.default_rng(None if policy_seed is None else [policy_seed, worker])
+        self.obs, _ = self.pool.reset()
+        self.ended = np.zeros(num_envs, bool)  # the previous step ended an episode: this one is an autoreset
+        self.returns = np.zeros(num_envs)
+        self.lengths = np.zeros(num_envs, np.int64)
+
+    def set_weights(self, weights: Any, version: int) -> None:
+        self.weights = weights
+        self.version = version
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "node_id": ray.get_runtime_context().get_node_id(),
+            "num_envs": self.pool.num_envs,
+            "num_threads": self.pool.task_spec.pool.num_threads,
+        }
+
+    def rollout(self) -> Trajectory:
+        """``unroll_length`` steps of every env with the current weights."""
+        t_len, n = self.unroll_length, self.pool.num_envs
+        obs_buf = np.empty((t_len, *self.obs.shape), self.obs.dtype)
+        rewards = np.empty((t_len, n))
+        terminated = np.empty((t_len, n), bool)
+        truncated = np.empty((t_len, n), bool)
+        valid = np.empty((t_len, n), bool)
+        env_id = np.empty((t_len, n), np.int32)
+        actions_buf: np.ndarray | None = None
+        extras: dict[str, np.ndarray] = {}
+        ended_returns: list[float] = []
+        ended_lengths: list[int] = []
+        version = self.version
+        for t in range(t_len):
+            out = self.policy(self.weights, self.obs, self.rng)
+            actions, step_extras = out if isinstance(out, tuple) else (out, {})
+            actions = np.asarray(actions)
+            if actions_buf is None:
+                actions_buf = np.empty((t_len, *actions.shape), actions.dtype)
+            actions_buf[t] = actions
+            for name, value in step_extras.items():
+                value = np.asarray(value)
+                if name not in extras:
+                    extras[name] = np.empty((t_len, *value.shape), value.dtype)
+                extras[name][t] = value
+            obs_buf[t] = self.obs
+            valid[t] = ~self.ended
+            obs, reward, term, trunc, info = self.pool.step(actions)
+            rewards[t], terminated[t], truncated[t] = reward, term, trunc
+            env_id[t] = info["env_id"] + self.env_offset
+            self.returns += reward
+            self.lengths += valid[t]
+            self.ended = term | trunc
+            for i in np.flatnonzero(self.ended):
+                ended_returns.append(float(self.returns[i]))
+                ended_lengths.append(int(self.lengths[i]))
+            self.returns[self.ended] = 0.0
+            self.lengths[self.ended] = 0
+            self.obs = obs
+        assert actions_buf is not None
+        return Trajectory(
+            obs=obs_buf,
+            actions=actions_buf,
+            rewards=rewards,
+            terminated=terminated,
+            truncated=truncated,
+            valid=valid,
+            env_id=env_id,
+            last_obs=np.array(self.obs),
+            extras=extras,
+            policy_version=version,
+            worker=self.worker,
+            episode_returns=np.asarray(ended_returns),
+            episode_lengths=np.asarray(ended_lengths, np.int64),
+        )
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class RolloutWorkers:
+    """``num_workers`` RolloutWorker actors of ``envs_per_worker`` envs each, as a trajectory stream.
+
+    Every worker keeps ``max_in_flight`` unrolls queued so it never waits for the learner; ``next()``
+    returns the first trajectory ready (``ordered=True``: worker 0, 1, ... in turn, for runs that
+    must repeat exactly). Env ``g`` (global id ``worker * envs_per_worker + i``) gets seed
+    ``seed + g``. A worker whose actor or node dies, or that takes longer than ``timeout`` seconds,
+    raises ``EnvError`` naming its env ids; an env's exception is ``EnvError`` with global ids.
+    """
+
+    def __init__(
+        self,
+        task_id: str,
+        num_workers: int,
+        envs_per_worker: int,
+        policy: Policy,
+        weights: Any = None,
+        *,
+        unroll_length: int = 64,
+        seed: int | None = DEFAULT_SEED,
+        num_cpus_per_worker: float = 1,
+        actor_options: dict[str, Any] | None = None,
+        max_in_flight: int = 2,
+        ordered: bool = False,
+        timeout: float | None = None,
+        **pool_kwargs: Any,
+    ) -> None:
+        self._workers: list[Any] = []
+        if not ray.is_initialized():
+            raise RuntimeError("RolloutWorkers needs a running Ray: call ray.init() first")
+        if not isinstance(unroll_length, int) or unroll_length < 1:
+            raise ValueError(f"unroll_length must be a positive int, got {unroll_length!r}")
+        if not isinstance(max_in_flight, int) or max_in_flight < 1:
+            raise ValueError(f"max_in_flight must be a positive int, got {max_in_flight!r}")
+        self.layout = ShardLayout.split(num_workers * envs_per_worker, num_workers)
+        seeds = resolve_global_seeds(seed, self.layout.num_envs)
+        options = {"num_cpus": num_cpus_per_worker, "max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
+        actor = ray.remote(RolloutWorker).options(**options)
+        self.version = -1
+        self.ordered = ordered
+        self.timeout = timeout
+        self.max_in_flight = max_in_flight
+        self._closed = False
+        self._queues: list[list[Any]] = []
+        self._next_worker = 0
+        for k in range(num_workers):
+            ids = self.layout.ids(k)
+            self._workers.append(
+                actor.remote(
+                    task_id,
+                    envs_per_worker,
+                    unroll_length,
+                    policy,
+                    weights,
+                    None if seeds is None else seeds[ids.start : ids.stop],
+                    ids.start,
+                    k,
+                    seed,
+                    **pool_kwargs,
+                )
+            )
+        try:
+            ray.get([w.info.remote() for w in self._workers], timeout=300)
+        except ray.exceptions.RayTaskError as e:
+            self.close()
+            raise e.cause if isinstance(e.cause, Exception) else e from None
+        except BaseException:
+            self.close()
+            raise
+        self._queues = [[w.rollout.remote() for _ in range(max_in_flight)] for w in self._workers]
+
+    @property
+    def num_workers(self) -> int:
+        return len(self._workers)
+
+    def worker_info(self) -> list[dict[str, Any]]:
+        """Per worker: node id, pool size and threads."""
+        return list(ray.get([w.info.remote() for w in self._workers], timeout=self.timeout))
+
+    def set_weights(self, weights: Any) -> int:
+        """Push ``weights`` to every worker (one object-store copy); returns their version. Unrolls
+        already queued finish with the weights they started with."""
+        self._check_open()
+        self.version += 1
+        ref = ray.put(weights)
+        for worker in self._workers:
+            worker.set_weights.remote(ref, self.version)
+        return self.version
+
+    def next(self, timeout: float | None = None) -> Trajectory:
+        """The next trajectory (first ready, or in worker order with ``ordered=True``)."""
+        self._check_open()
+        timeout = self.timeout if timeout is None else timeout
+        if self.ordered:
+            k = self._next_worker
+            self._next_worker = (k + 1) % len(self._workers)
+            ref = self._queues[k][0]
+            ready, _ = ray.wait([ref], timeout=timeout)
+        else:
+            heads = [q[0] for q in self._queues]
+            ready, _ = ray.wait(heads, num_returns=1, timeout=timeout)
+            k = heads.index(ready[0]) if ready else 0
+        if not ready:
+            ids = self.layout.ids(k)
+            raise EnvError(
+                f"rollout worker {k} (envs {ids.start}..{ids.stop - 1}) gave no trajectory within {timeout}s",
+                ids.start,
+                list(ids),
+            )
+        ref = self._queues[k].pop(0)
+        self._queues[k].append(self._workers[k].rollout.remote())
+        ids = self.layout.ids(k)
+        try:
+            trajectory: Trajectory = ray.get(ref)
+        except ray.exceptions.RayTaskError as e:
+            if isinstance(e.cause, EnvError):
+                global_ids = [ids.start + i for i in e.cause.env_ids]
+                raise EnvError(f"rollout worker {k}: {e.cause}", global_ids[0], global_ids) from None
+            raise e.cause if isinstance(e.cause, Exception) else e from None
+        except ray.exceptions.RayError as e:
+            raise EnvError(
+                f"rollout worker {k} (envs {ids.start}..{ids.stop - 1}) died ({type(e).__name__})",
+                ids.start,
+                list(ids),
+            ) from e
+        return trajectory
+
+    def __iter__(self) -> Iterator[Trajectory]:
+        while True:
+            yield self.next()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise PoolClosedError("these RolloutWorkers are closed")
+
+    def close(self) -> None:
+        """Release every worker actor."""
+        if self._closed:
+            return
+        self._closed = True
+        for worker in self._workers:
+            ray.kill(worker, no_restart=True)
+        self._workers = []
+        self._queues = []
+
+    def __enter__(self) -> RolloutWorkers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

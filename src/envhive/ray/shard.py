@@ -1,0 +1,127 @@
+"""EnvShard: one envhive pool inside a Ray actor, and how a batch of envs is cut into shards.
+
+The pool's threads come from the actor's CPU allocation (``num_cpus`` of the actor): Ray CPUs are
+logical, so ``os.cpu_count()`` on the node says nothing about what this actor may use. A shard
+always runs a *sync* pool over its envs; asynchrony is across shards (``RayVectorEnv``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import ray
+
+from envhive.registry import resolve_seeds
+from envhive.vector import HiveVectorEnv
+
+
+def assigned_cpus(default: int = 1) -> int:
+    """Whole CPUs Ray gave the current actor or task (at least 1); ``default`` outside Ray.
+
+    Fractional allocations round down (0.5 CPU is one thread), an allocation of 0 is 1 thread.
+    """
+    if not ray.is_initialized():
+        return default
+    context = ray.get_runtime_context()
+    if context.get_actor_id() is None and context.get_task_id() is None:
+        return default
+    cpus = context.get_assigned_resources().get("CPU")
+    if cpus is None:
+        omp = os.environ.get("OMP_NUM_THREADS")  # Ray sets it to the allocation in workers
+        return max(1, int(omp)) if omp and omp.isdigit() else default
+    return max(1, math.floor(cpus))
+
+
+@dataclass(frozen=True)
+class ShardLayout:
+    """Where each shard's envs sit in the global batch: shard ``k`` holds global ids
+    ``offsets[k] .. offsets[k] + sizes[k] - 1`` (local id ``i`` is global ``offsets[k] + i``)."""
+
+    sizes: tuple[int, ...]
+
+    @classmethod
+    def split(cls, num_envs: int, num_shards: int) -> ShardLayout:
+        """``num_envs`` envs over ``num_shards`` shards, contiguous, sizes differing by at most one."""
+        if not isinstance(num_shards, int) or num_shards < 1:
+            raise ValueError(f"num_shards must be a positive int, got {num_shards!r}")
+        if not isinstance(num_envs, int) or num_envs < num_shards:
+            raise ValueError(f"num_envs ({num_envs!r}) must be an int >= num_shards ({num_shards})")
+        base, extra = divmod(num_envs, num_shards)
+        return cls(tuple(base + (k < extra) for k in range(num_shards)))
+
+    @property
+    def num_envs(self) -> int:
+        return sum(self.sizes)
+
+    @property
+    def offsets(self) -> tuple[int, ...]:
+        return tuple(int(x) for x in np.cumsum((0, *self.sizes[:-1])))
+
+    def ids(self, shard: int) -> range:
+        start = self.offsets[shard]
+        return range(start, start + self.sizes[shard])
+
+
+def incarnation_seeds(base: Sequence[int] | None, incarnation: int) -> list[int] | None:
+    """Seeds of a shard's envs in its ``incarnation``-th life: the base seeds (``seed + global id``)
+    first, then for each restart a fresh seed per env derived from (base seed, incarnation), so a
+    restarted shard neither replays its old streams nor any other env's, and a rerun repeats it.
+    ``None`` (OS entropy) stays ``None``: every incarnation draws fresh entropy."""
+    if base is None:
+        return None
+    if incarnation == 0:
+        return list(base)
+    return [int(np.random.SeedSequence([s, incarnation]).generate_state(1, np.uint64)[0]) for s in base]
+
+
+class EnvShard:
+    """A Ray actor holding one sync envhive pool of ``num_envs`` envs of ``task_id``.
+
+    Create it with ``ray.remote(EnvShard).options(num_cpus=...)`` (``RayVectorEnv`` does): unless
+    ``num_threads`` is in ``pool_kwargs``, the pool gets one thread per whole CPU of the actor's
+    allocation. ``env_offset`` is the global id of local env 0: errors name global env ids.
+    """
+
+    def __init__(
+        self, task_id: str, num_envs: int, seeds: Sequence[int] | None, env_offset: int = 0, **pool_kwargs: Any
+    ) -> None:
+        if "batch_size" in pool_kwargs:
+            raise ValueError("an EnvShard runs a sync pool: drop batch_size (RayVectorEnv is async across shards)")
+        kwargs = dict(pool_kwargs)
+        if kwargs.get("num_threads") in (None, 0):
+            kwargs["num_threads"] = assigned_cpus(default=os.cpu_count() or 1)
+        self.env_offset = env_offset
+        self.pool = HiveVectorEnv(task_id, num_envs=num_envs, seed=None if seeds is None else list(seeds), **kwargs)
+
+    def ready(self) -> dict[str, Any]:
+        """Where this shard runs: node id, pid, pool size and threads (also a liveness check)."""
+        return {
+            "node_id": ray.get_runtime_context().get_node_id(),
+            "pid": os.getpid(),
+            "num_envs": self.pool.num_envs,
+            "num_threads": self.pool.task_spec.pool.num_threads,
+        }
+
+    def reset(
+        self, seed: list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """The pool's ``reset`` (``seed`` per local env, already resolved by the caller)."""
+        return self.pool.reset(seed=seed, options=options)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One sync step of every env of the shard."""
+        return self.pool.step(actions)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def resolve_global_seeds(seed: Any, num_envs: int) -> list[int] | None:
+    """Seeds over global env ids: an int ``s`` gives env ``g`` the seed ``s + g`` however the envs
+    are split; a sequence gives one per env; ``None`` draws OS entropy in each pool."""
+    return resolve_seeds(seed, num_envs)

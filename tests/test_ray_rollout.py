@@ -1,0 +1,189 @@
+"""envhive.ray rollout workers: trajectories equal a local pool stepped with the same policy, weights
+reach the workers, faults are EnvErrors, and PPO trains CartPole from the stream (TorchScript policy
+in the workers). Runs in .venv-rllib (the venv with Ray and torch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import ray
+import torch
+
+import envhive
+from envhive.ray import RolloutWorkers, TorchScriptPolicy
+
+pytestmark = pytest.mark.rllib
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ray_session():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def lean_policy(weights, obs, rng):
+    """Push the cart toward the pole's lean; ``weights`` (if any) replaces the action."""
+    actions = (obs[:, 2] > 0).astype(np.int64)
+    if weights is not None:
+        actions[:] = weights
+    return actions, {"lean": obs[:, 2].copy()}
+
+
+def local_rollouts(seeds, policy, unroll, count):
+    pool = envhive.make("CartPole-v1", num_envs=len(seeds), seed=seeds)
+    obs, _ = pool.reset()
+    ended = np.zeros(len(seeds), bool)
+    out = []
+    for _ in range(count):
+        rows = {k: [] for k in ("obs", "actions", "rewards", "terminated", "truncated", "valid")}
+        for _ in range(unroll):
+            actions, _ = policy(None, obs, None)
+            rows["obs"].append(obs)
+            rows["actions"].append(actions)
+            rows["valid"].append(~ended)
+            obs, reward, term, trunc, _ = pool.step(actions)
+            rows["rewards"].append(reward)
+            rows["terminated"].append(term)
+            rows["truncated"].append(trunc)
+            ended = term | trunc
+        out.append(({k: np.stack(v) for k, v in rows.items()}, obs.copy()))
+    pool.close()
+    return out
+
+
+def test_trajectories_equal_a_local_pool_with_the_same_policy() -> None:
+    with RolloutWorkers(
+        "CartPole-v1", 2, 3, lean_policy, unroll_length=40, seed=9, ordered=True, num_cpus_per_worker=0
+    ) as workers:
+        got = [workers.next() for _ in range(4)]  # worker 0, 1, 0, 1
+    for k in range(2):
+        expected = local_rollouts([9 + 3 * k + i for i in range(3)], lean_policy, 40, 2)
+        for trajectory, (rows, last_obs) in zip(got[k::2], expected, strict=True):
+            assert trajectory.worker == k and trajectory.policy_version == -1
+            for name, value in rows.items():
+                np.testing.assert_array_equal(getattr(trajectory, name), value, err_msg=name)
+            np.testing.assert_array_equal(trajectory.last_obs, last_obs)
+            np.testing.assert_array_equal(trajectory.env_id, np.broadcast_to(np.arange(3) + 3 * k, (40, 3)))
+            np.testing.assert_array_equal(trajectory.extras["lean"], rows["obs"][:, :, 2])
+    assert sum(len(t.episode_returns) for t in got) > 0
+    assert not got[0].valid[0].all() or got[0].valid.all()  # shape sanity: a bool (T, N) mask
+
+
+def test_weights_reach_every_worker() -> None:
+    with RolloutWorkers(
+        "CartPole-v1", 2, 2, lean_policy, unroll_length=5, max_in_flight=2, num_cpus_per_worker=0
+    ) as workers:
+        version = workers.set_weights(1)
+        seen = []
+        for _ in range(8):
+            t = workers.next(timeout=60)
+            seen.append(t.policy_version)
+            if t.policy_version == version:
+                assert (t.actions == 1).all()
+        assert seen.count(version) >= 2  # within max_in_flight unrolls of each worker
+        assert all(v in (-1, version) for v in seen)
+
+
+def test_faults_name_the_workers_env_ids() -> None:
+    workers = RolloutWorkers(
+        "Dummy-v0",
+        2,
+        2,
+        lambda w, obs, rng: np.ones(len(obs), np.int64),
+        unroll_length=4,
+        ordered=True,
+        num_cpus_per_worker=0,
+        fail_env=1,
+        fail_step=3,
+        episode_length=0,
+    )
+    try:
+        with pytest.raises(envhive.EnvError) as caught:
+            workers.next(timeout=60)
+        assert caught.value.env_ids == [1]
+        with pytest.raises(envhive.EnvError) as caught:
+            workers.next(timeout=60)
+        assert caught.value.env_ids == [3]  # worker 1's local env 1
+        ray.kill(workers._workers[0])
+        with pytest.raises(envhive.EnvError, match="died") as caught:
+            for _ in range(4):  # the unroll queued before the kill may already be done
+                workers.next(timeout=60)
+        assert caught.value.env_ids == [0, 1]
+    finally:
+        workers.close()
+    with pytest.raises(envhive.PoolClosedError):
+        workers.next()
+
+
+class Actor(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.Tanh(), torch.nn.Linear(64, 2))
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        logits = self.net(obs.float())
+        actions = torch.multinomial(torch.softmax(logits, -1), 1).squeeze(1)
+        logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
+        return actions, {"logp": logp}
+
+
+@pytest.mark.learning
+def test_ppo_trains_cartpole_from_the_stream() -> None:
+    """PPO (clipped ratio against the behaviour log-probs, so the workers may act a version or two
+    behind), 2 workers x 8 envs, unrolls of 64 steps, a fixed budget of 96k env steps."""
+    torch.manual_seed(0)
+    actor = Actor()
+    critic = torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.Tanh(), torch.nn.Linear(64, 1))
+    params = list(actor.parameters()) + list(critic.parameters())
+    optimizer = torch.optim.Adam(params, lr=2.5e-3)
+    policy = TorchScriptPolicy(torch.jit.script(Actor()))
+    weights = {k: v.detach().clone() for k, v in actor.state_dict().items()}
+    returns: list[float] = []
+    steps = 0
+    with RolloutWorkers(
+        "CartPole-v1", 2, 8, policy, weights, unroll_length=64, seed=0, ordered=True, num_cpus_per_worker=1, timeout=120
+    ) as workers:
+        while steps < 96_000:
+            t = workers.next()
+            steps += t.num_steps
+            returns.extend(t.episode_returns.tolist())
+            obs = torch.as_tensor(t.obs, dtype=torch.float32)
+            with torch.no_grad():
+                values = critic(obs).squeeze(-1)
+                last_value = critic(torch.as_tensor(t.last_obs, dtype=torch.float32)).squeeze(-1)
+            rewards = torch.as_tensor(t.rewards, dtype=torch.float32)
+            term = torch.as_tensor(t.terminated, dtype=torch.float32)
+            ended = torch.as_tensor(t.terminated | t.truncated, dtype=torch.float32)
+            valid = torch.as_tensor(t.valid, dtype=torch.float32)
+            # GAE; a truncated row bootstraps from the next row's observation (its final one).
+            advantages = torch.zeros_like(rewards)
+            gae = torch.zeros(rewards.shape[1])
+            for i in reversed(range(len(rewards))):
+                next_value = last_value if i == len(rewards) - 1 else values[i + 1]
+                delta = rewards[i] + 0.99 * next_value * (1 - term[i]) - values[i]
+                gae = delta + 0.99 * 0.95 * (1 - ended[i]) * gae
+                gae = gae * valid[i] + (1 - valid[i]) * 0.0
+                advantages[i] = gae
+            targets = advantages + values
+            flat = valid.reshape(-1) > 0
+            b_obs, b_act = obs.reshape(-1, 4)[flat], torch.as_tensor(t.actions).reshape(-1)[flat]
+            b_logp = torch.as_tensor(t.extras["logp"]).reshape(-1)[flat]
+            b_adv, b_tgt = advantages.reshape(-1)[flat], targets.reshape(-1)[flat]
+            b_adv = (b_adv - b_adv.mean()) / (b_adv.std() + 1e-8)
+            for _ in range(4):
+                for idx in torch.randperm(len(b_obs)).split(128):
+                    logits = actor.net(b_obs[idx])
+                    logp = torch.log_softmax(logits, -1).gather(1, b_act[idx, None]).squeeze(1)
+                    ratio = torch.exp(logp - b_logp[idx])
+                    pg = -torch.min(ratio * b_adv[idx], ratio.clamp(0.8, 1.2) * b_adv[idx]).mean()
+                    v_loss = ((critic(b_obs[idx]).squeeze(-1) - b_tgt[idx]) ** 2).mean()
+                    entropy = -(torch.softmax(logits, -1) * torch.log_softmax(logits, -1)).sum(-1).mean()
+                    optimizer.zero_grad()
+                    (pg + 0.5 * v_loss - 0.01 * entropy).backward()
+                    torch.nn.utils.clip_grad_norm_(params, 0.5)
+                    optimizer.step()
+            workers.set_weights({k: v.detach().clone() for k, v in actor.state_dict().items()})
+    assert len(returns) > 50
+    first, last = np.mean(returns[:20]), np.mean(returns[-20:])
+    assert last >= 150 and last > 3 * first, (first, last)
