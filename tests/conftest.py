@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+from pathlib import Path
 
 import pytest
 
@@ -15,3 +17,17 @@ collect_ignore = [] if importlib.util.find_spec("ray") else RAY_TESTS
 def pytest_configure(config: pytest.Config) -> None:
     # Gymnasium's reference CartPole-v0 is deprecated upstream; comparing against it is the point.
     config.addinivalue_line("filterwarnings", "ignore:.*CartPole-v0 is out of date.*:DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A local Ray of 2 CPUs for one test module (no dashboard: each module costs 140-160 MB). Its
+    workers get tests/ on their path, so they unpickle the policies and EnvShard subclasses the
+    tests define by reference."""
+    import ray  # Ray is installed only in .venv-rllib, where the modules using this run
+
+    tests = str(Path(__file__).resolve().parent)
+    path = os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH", "")) if p)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
+    yield
+    ray.shutdown()

@@ -12,14 +12,7 @@ import torch
 import envhive
 from envhive.ray import RolloutWorkers, TorchScriptPolicy
 
-pytestmark = pytest.mark.rllib
-
-
-@pytest.fixture(scope="module", autouse=True)
-def ray_session():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
 
 
 def lean_policy(weights, obs, rng):

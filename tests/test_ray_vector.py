@@ -5,7 +5,6 @@ close. Runs in .venv-rllib (the venv with Ray)."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -15,18 +14,7 @@ import ray
 import envhive
 from envhive.ray import EnvShard, RayVectorEnv, ShardLayout, incarnation_seeds
 
-pytestmark = pytest.mark.rllib
-TESTS = Path(__file__).resolve().parent
-
-
-@pytest.fixture(scope="module", autouse=True)
-def ray_session():
-    # Workers import this module's EnvShard subclass (SlowShard) by name: put tests/ on their path.
-    ray.init(
-        num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": str(TESTS)}}
-    )
-    yield
-    ray.shutdown()
+pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
 
 
 def assert_same_step(a, b) -> None:
@@ -46,11 +34,13 @@ def test_layout_splits_contiguously() -> None:
         ShardLayout.split(4, 0)
 
 
-@pytest.mark.parametrize(("task", "steps"), [("CartPole-v1", 150), ("Hopper-v5", 60)], ids=["classic", "mujoco"])
-def test_lockstep_with_a_local_pool_however_split(task, steps) -> None:
+@pytest.mark.parametrize(
+    ("task", "steps", "splits"), [("CartPole-v1", 150, (1, 2, 3)), ("Hopper-v5", 60, (1, 3))], ids=["classic", "mujoco"]
+)
+def test_lockstep_with_a_local_pool_however_split(task, steps, splits) -> None:
     num_envs = 6
     local = envhive.make(task, num_envs=num_envs, seed=11)
-    remotes = [RayVectorEnv(task, num_envs, shards, seed=11, num_cpus_per_shard=0) for shards in (1, 2, 3)]
+    remotes = [RayVectorEnv(task, num_envs, shards, seed=11, num_cpus_per_shard=0) for shards in splits]
     try:
         assert all(r.single_observation_space == local.single_observation_space for r in remotes)
         assert all(r.observation_space == local.observation_space for r in remotes)
@@ -279,7 +269,7 @@ def test_hung_shard_times_out_and_close_releases_every_actor() -> None:
             ray.get(handle.ready.remote(), timeout=60)
 
 
-def test_bad_arguments_are_refused_clearly() -> None:
+def test_bad_arguments_are_refused_clearly_and_wrappers_run() -> None:
     with pytest.raises(ValueError, match="whole shards"):
         RayVectorEnv("CartPole-v1", 5, 2, batch_size=2)
     with pytest.raises(ValueError, match="num_threads"):
@@ -295,6 +285,16 @@ def test_bad_arguments_are_refused_clearly() -> None:
         env.reset()
         with pytest.raises(ValueError, match="actions for 4 envs"):
             env.step(np.ones(3, np.int64))
+        with pytest.raises(ValueError, match="sync RayVectorEnv"):
+            env.step(np.ones(4, np.int64), env_id=[0, 1, 2, 3])
+        stats = gymnasium.wrappers.vector.RecordEpisodeStatistics(env)
+        stats.reset(seed=0)
+        episodes = 0
+        for _ in range(100):
+            *_, info = stats.step(np.ones(4, np.int64))
+            if "episode" in info:
+                episodes += int(info["_episode"].sum())
+        assert episodes > 0
     finally:
         env.close()
 
@@ -310,19 +310,5 @@ def test_pool_threads_follow_the_shard_cpus() -> None:
     env = RayVectorEnv("CartPole-v1", 4, 1, num_cpus_per_shard=2)
     try:
         assert env.shard_info()[0]["num_threads"] == 2
-    finally:
-        env.close()
-
-
-def test_gymnasium_wrappers_run_on_it() -> None:
-    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(RayVectorEnv("CartPole-v1", 4, 2, num_cpus_per_shard=0))
-    try:
-        env.reset(seed=0)
-        episodes = 0
-        for _ in range(100):
-            *_, info = env.step(np.ones(4, np.int64))
-            if "episode" in info:
-                episodes += int(info["_episode"].sum())
-        assert episodes > 0
     finally:
         env.close()

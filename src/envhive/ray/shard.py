@@ -27,10 +27,11 @@ def assigned_cpus(default: int = 1) -> int:
     """
     if not ray.is_initialized():
         return default
-    context = ray.get_runtime_context()
-    if context.get_actor_id() is None and context.get_task_id() is None:
+    try:
+        resources = ray.get_runtime_context().get_assigned_resources()
+    except AssertionError:  # Ray refuses the question in the driver: it is no actor or task
         return default
-    cpus = context.get_assigned_resources().get("CPU")
+    cpus = resources.get("CPU")
     if cpus is None:
         omp = os.environ.get("OMP_NUM_THREADS")  # Ray sets it to the allocation in workers
         return max(1, int(omp)) if omp and omp.isdigit() else default
