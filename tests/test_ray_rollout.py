@@ -125,6 +125,18 @@ class Actor(torch.nn.Module):
 def test_ppo_trains_cartpole_from_the_stream() -> None:
     """PPO (clipped ratio against the behaviour log-probs, so the workers may act a version or two
     behind), 2 workers x 8 envs, unrolls of 64 steps, a fixed budget of 96k env steps."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # more threads for these tiny nets only spin on a loaded 2-core machine
+    try:
+        returns = train_ppo(96_000)
+    finally:
+        torch.set_num_threads(threads)
+    assert len(returns) > 50
+    first, last = np.mean(returns[:20]), np.mean(returns[-20:])
+    assert last >= 150 and last > 3 * first, (first, last)
+
+
+def train_ppo(budget: int) -> list[float]:
     torch.manual_seed(0)
     actor = Actor()
     critic = torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.Tanh(), torch.nn.Linear(64, 1))
@@ -137,18 +149,18 @@ def test_ppo_trains_cartpole_from_the_stream() -> None:
     with RolloutWorkers(
         "CartPole-v1", 2, 8, policy, weights, unroll_length=64, seed=0, ordered=True, num_cpus_per_worker=1, timeout=120
     ) as workers:
-        while steps < 96_000:
+        while steps < budget:
             t = workers.next()
             steps += t.num_steps
             returns.extend(t.episode_returns.tolist())
-            obs = torch.as_tensor(t.obs, dtype=torch.float32)
+            obs = torch.tensor(t.obs, dtype=torch.float32)
             with torch.no_grad():
                 values = critic(obs).squeeze(-1)
-                last_value = critic(torch.as_tensor(t.last_obs, dtype=torch.float32)).squeeze(-1)
-            rewards = torch.as_tensor(t.rewards, dtype=torch.float32)
-            term = torch.as_tensor(t.terminated, dtype=torch.float32)
-            ended = torch.as_tensor(t.terminated | t.truncated, dtype=torch.float32)
-            valid = torch.as_tensor(t.valid, dtype=torch.float32)
+                last_value = critic(torch.tensor(t.last_obs, dtype=torch.float32)).squeeze(-1)
+            rewards = torch.tensor(t.rewards, dtype=torch.float32)
+            term = torch.tensor(t.terminated, dtype=torch.float32)
+            ended = torch.tensor(t.terminated | t.truncated, dtype=torch.float32)
+            valid = torch.tensor(t.valid, dtype=torch.float32)
             # GAE; a truncated row bootstraps from the next row's observation (its final one).
             advantages = torch.zeros_like(rewards)
             gae = torch.zeros(rewards.shape[1])
@@ -160,8 +172,8 @@ def test_ppo_trains_cartpole_from_the_stream() -> None:
                 advantages[i] = gae
             targets = advantages + values
             flat = valid.reshape(-1) > 0
-            b_obs, b_act = obs.reshape(-1, 4)[flat], torch.as_tensor(t.actions).reshape(-1)[flat]
-            b_logp = torch.as_tensor(t.extras["logp"]).reshape(-1)[flat]
+            b_obs, b_act = obs.reshape(-1, 4)[flat], torch.tensor(t.actions).reshape(-1)[flat]
+            b_logp = torch.tensor(t.extras["logp"]).reshape(-1)[flat]
             b_adv, b_tgt = advantages.reshape(-1)[flat], targets.reshape(-1)[flat]
             b_adv = (b_adv - b_adv.mean()) / (b_adv.std() + 1e-8)
             for _ in range(4):
@@ -177,6 +189,4 @@ def test_ppo_trains_cartpole_from_the_stream() -> None:
                     torch.nn.utils.clip_grad_norm_(params, 0.5)
                     optimizer.step()
             workers.set_weights({k: v.detach().clone() for k, v in actor.state_dict().items()})
-    assert len(returns) > 50
-    first, last = np.mean(returns[:20]), np.mean(returns[-20:])
-    assert last >= 150 and last > 3 * first, (first, last)
+    return returns
