@@ -107,7 +107,7 @@ def per_env_action(env: int, count: int) -> int:
 
 
 def test_async_first_ready_trajectories_match_per_env() -> None:
-    num_envs, steps = 6, 40
+    num_envs, steps = 6, 60
     local = envhive.make("CartPole-v1", num_envs=num_envs, seed=5)
     expected = {g: [] for g in range(num_envs)}
     obs, _ = local.reset()
@@ -125,8 +125,7 @@ def test_async_first_ready_trajectories_match_per_env() -> None:
         got = {g: [] for g in range(num_envs)}
         counts = np.zeros(num_envs, int)
         obs, info = remote.reset()
-        seen_batches = 0
-        while min(counts) < steps:
+        for _ in range(60):  # 60 batches of 2 shards: 40 steps per env if served in turn
             ids = info["env_id"]
             assert len(ids) == 4 and len(set(ids.tolist())) == 4
             for row, g in enumerate(ids):
@@ -134,7 +133,7 @@ def test_async_first_ready_trajectories_match_per_env() -> None:
             actions = np.array([per_env_action(g, counts[g]) for g in ids])
             counts[ids] += 1
             obs, _, _, _, info = remote.step(actions, ids)
-            seen_batches += 1
+        assert counts.min() >= 5, counts  # no shard starves while the others are served (oldest call first)
         for g in range(num_envs):
             n = len(got[g])
             np.testing.assert_array_equal(np.stack(got[g]), np.stack(expected[g][:n]))

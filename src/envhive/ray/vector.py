@@ -47,6 +47,7 @@ class _Call:
     ref: Any
     kind: str
     deadline: float | None
+    order: int = 0  # when it was sent, in calls: ready shards are served oldest first
 
 
 @dataclass
@@ -183,6 +184,7 @@ class RayVectorEnv(VectorEnv):
         options = {"num_cpus": num_cpus_per_shard, "max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
         self._actor_class = ray.remote(shard_class).options(**options)
         self._closed = False
+        self._sent = 0
         self._shards = [_Shard(k, self.layout.ids(k)) for k in range(num_shards)]
         try:
             for shard in self._shards:
@@ -317,11 +319,16 @@ class RayVectorEnv(VectorEnv):
                 list(shard.ids),
             )
         if kind == "step" and shard.pending is not None:  # a restarted shard: its new episodes begin
-            shard.call = _Call(shard.pending, "restart", self._deadline(self.start_timeout))
+            shard.call = _Call(shard.pending, "restart", self._deadline(self.start_timeout), self._next_order())
             shard.pending = None
             return
         ref = shard.actor.step.remote(*args) if kind == "step" else shard.actor.reset.remote(*args)
-        shard.call = _Call(ref, kind, self._deadline(self.step_timeout if kind == "step" else self.start_timeout))
+        timeout = self.step_timeout if kind == "step" else self.start_timeout
+        shard.call = _Call(ref, kind, self._deadline(timeout), self._next_order())
+
+    def _next_order(self) -> int:
+        self._sent += 1
+        return self._sent
 
     @staticmethod
     def _deadline(timeout: float | None) -> float | None:
@@ -341,6 +348,9 @@ class RayVectorEnv(VectorEnv):
                 outputs.append((shard, shard.done.pop()))
             elif shard.call is not None:
                 waiting.append(shard)
+        # Oldest call first: ray.wait returns the first ready refs of its list, so when more shards
+        # are ready than a batch takes, those that waited longest go first (none starves).
+        waiting.sort(key=lambda s: s.call.order if s.call else 0)
         user_deadline = self._deadline(timeout)
         while len(outputs) + len(env_errors) + len(lost) < want and waiting:
             deadlines = [s.call.deadline for s in waiting if s.call and s.call.deadline is not None]
