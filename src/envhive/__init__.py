@@ -20,6 +20,7 @@ from envhive.errors import (
     MissingExtraError,
     PoolBusyError,
     PoolClosedError,
+    RenderError,
     ResetNeeded,
     UnknownTaskError,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "PoolClosedError",
     "PoolConfig",
     "PyEnv",
+    "RenderError",
     "ResetNeeded",
     "TaskSpec",
     "UnknownTaskError",

@@ -138,9 +138,7 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
         table = _number_table(value)
         if table is not None:
             return table
-        raise TypeError(
-            f"{task_id}: kwarg {name!r} must be a dict of str -> number or list of numbers, got {value!r}"
-        )
+        raise TypeError(f"{task_id}: kwarg {name!r} must be a dict of str -> number or list of numbers, got {value!r}")
     raise TypeError(f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}")
 
 

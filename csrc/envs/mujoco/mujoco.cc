@@ -21,11 +21,16 @@ namespace {
 
 using namespace envhive::mujoco;
 
+// Whether a task's -v5 env file makes its DEFAULT_CAMERA_CONFIG the default of the
+// default_camera_config kwarg. InvertedDoublePendulum-v5 declares one but defaults the kwarg to None,
+// so Gymnasium renders it with MuJoCo's plain free camera (its -v4 uses the config).
+enum class V5Camera : bool { kConfig, kNone };
+
 // The task as Gymnasium's -v4 and -v5 ids, with its default time limit and the DEFAULT_CAMERA_CONFIG
 // of its env files (the same in both versions; Swimmer has none).
 template <class E>
 void add_both(TaskRegistry& registry, const std::string& name, int64_t max_steps, const std::string& doc,
-              const ConfigTable& camera) {
+              const ConfigTable& camera, V5Camera v5_camera = V5Camera::kConfig) {
   for (const bool v5 : {false, true}) {
     const std::string id = name + (v5 ? "-v5" : "-v4");
     register_task<E>(registry,
@@ -34,7 +39,7 @@ void add_both(TaskRegistry& registry, const std::string& name, int64_t max_steps
                       .doc = doc + " (Gymnasium " + id + ").",
                       .max_episode_steps = max_steps,
                       .reset_options = physics_reset_options()},
-                     MujocoVariant{.v5 = v5, .camera = camera});
+                     MujocoVariant{.v5 = v5, .camera = v5 && v5_camera == V5Camera::kNone ? ConfigTable{} : camera});
   }
 }
 
@@ -60,7 +65,8 @@ void register_mujoco(TaskRegistry& registry, const std::string& assets_dir) {
                                 {{"trackbodyid", {0.0}}, {"distance", {2.04}}});
   add_both<InvertedDoublePendulumEnv>(
       registry, "InvertedDoublePendulum", 1000, "Balance two stacked poles on a cart",
-      {{"trackbodyid", {0.0}}, {"distance", {4.1225}}, {"lookat", {0.0, 0.0, 0.12250000000000005}}});
+      {{"trackbodyid", {0.0}}, {"distance", {4.1225}}, {"lookat", {0.0, 0.0, 0.12250000000000005}}},
+      V5Camera::kNone);
   add_both<PusherEnv>(registry, "Pusher", 100, "Push an object to a goal with a 7-DoF arm",
                       {{"trackbodyid", {-1.0}}, {"distance", {4.0}}});
   add_both<ReacherEnv>(registry, "Reacher", 50, "Move a two-joint arm's fingertip to a random target",
