@@ -30,6 +30,10 @@ namespace nb = nanobind;
 
 // A timeout this long (about 31 years) or longer is no deadline.
 constexpr double kNoDeadlineSeconds = 1e9;
+// render(): frame blocks its recycler keeps for reuse (the frames a caller holds, and the next call's),
+// also the blocks counted against memory; the most env ids an error message lists.
+constexpr size_t kFrameBlocksKept = 2;
+constexpr size_t kIdsNamed = 10;
 
 int npy_type(DType d) {
   switch (d) {
@@ -215,7 +219,7 @@ class NativePool {
     }
     finish_wait(r, "render()");
     if (!failures.empty()) raise_render_failures(failures);
-    const npy_intp dims[4] = {static_cast<npy_intp>(ids.size()), rs.height, rs.width, 3};
+    const npy_intp dims[4] = {static_cast<npy_intp>(ids.size()), rs.height, rs.width, kRgbChannels};
     return view(owner_raw, blk, NPY_UINT8, 4, dims);
   }
 
@@ -544,8 +548,8 @@ class NativePool {
     if (!busy.empty()) {
       std::ostringstream msg;
       msg << "cannot render env" << (busy.size() > 1 ? "s " : " ");
-      for (size_t i = 0; i < busy.size() && i < 10; ++i) msg << (i ? ", " : "") << busy[i];
-      if (busy.size() > 10) msg << " (and " << busy.size() - 10 << " more)";
+      for (size_t i = 0; i < busy.size() && i < kIdsNamed; ++i) msg << (i ? ", " : "") << busy[i];
+      if (busy.size() > kIdsNamed) msg << " (and " << busy.size() - kIdsNamed << " more)";
       msg << ": in flight (sent, not yet returned by recv()); render(env_ids=...) the envs awaiting an action, "
              "or recv() them first";
       throw nb::value_error(msg.str().c_str());
@@ -576,7 +580,7 @@ class NativePool {
       if (!conv) throw nb::python_error();
       nb::object conv_holder = nb::steal(conv);
       auto* a = reinterpret_cast<PyArrayObject*>(conv);
-      if (PyArray_DIM(a, 2) != 4) throw nb::value_error(("render image " + path + " is not RGBA").c_str());
+      if (PyArray_DIM(a, 2) != kRgbaChannels) throw nb::value_error(("render image " + path + " is not RGBA").c_str());
       RgbaImage rgba;
       rgba.height = static_cast<int>(PyArray_DIM(a, 0));
       rgba.width = static_cast<int>(PyArray_DIM(a, 1));
@@ -590,7 +594,7 @@ class NativePool {
   static void check_frame_bytes(size_t bytes) {
 #if defined(__linux__)
     const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    if (physical > 0 && static_cast<double>(bytes) * 2 > physical / 2)
+    if (physical > 0 && static_cast<double>(bytes) * kFrameBlocksKept > physical / 2)
       throw nb::value_error(("render(): the frames need " + std::to_string(static_cast<double>(bytes) / 1e9) +
                              " GB, too much for this machine's memory; render fewer envs at once (env_ids=...)")
                                 .c_str());
@@ -602,7 +606,7 @@ class NativePool {
   // Frames blocks come from a recycler of their size (the last size asked for; blocks Python still
   // holds keep their own recycler alive).
   const std::shared_ptr<BlockRecycler>& frame_recycler(size_t bytes) {
-    if (!frames_ || frames_->block_bytes() != bytes) frames_ = std::make_shared<BlockRecycler>(bytes, 2);
+    if (!frames_ || frames_->block_bytes() != bytes) frames_ = std::make_shared<BlockRecycler>(bytes, kFrameBlocksKept);
     return frames_;
   }
 

@@ -359,10 +359,10 @@ WaitResult Pool::render(const int32_t* ids, size_t n, uint8_t* frames, std::vect
     render_posted_.store(0, std::memory_order_seq_cst);
     // Workers still drawing their last frame (a MuJoCo frame is ~0.1 s on a CPU): short naps.
     for (int spins = 0; render_users_.load(std::memory_order_seq_cst) != 0; ++spins) {
-      if (spins < 64)
+      if (spins < tuning::kRenderWaitYields)
         std::this_thread::yield();
       else
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        std::this_thread::sleep_for(tuning::kRenderNap);
     }
   }
   for (size_t i = 0; i < n; ++i)

@@ -156,6 +156,9 @@ class Config {
   std::map<std::string, ConfigValue> values_;
 };
 
+// Bytes per pixel of a frame (RGB) and of a render image (RGBA).
+inline constexpr int64_t kRgbChannels = 3, kRgbaChannels = 4;
+
 // What a task's renderer draws for render_mode="rgb_array" (Env::render): frames of height x
 // width x 3 uint8, rows top first, played back at `fps` frames per second (Gymnasium's
 // metadata["render_fps"]). height == width == 0: the task has no renderer.
@@ -167,7 +170,7 @@ struct RenderSpec {
   int64_t threads = 0;
 
   bool available() const { return height > 0 && width > 0; }
-  size_t frame_bytes() const { return static_cast<size_t>(height) * static_cast<size_t>(width) * 3; }
+  size_t frame_bytes() const { return static_cast<size_t>(height) * static_cast<size_t>(width) * kRgbChannels; }
 };
 
 // The largest frame side validate_spaces accepts.

@@ -174,8 +174,8 @@ std::pair<double, double> range_param(const Config& c, const std::string& name) 
 
 std::vector<ConfigField> render_fields(const MujocoVariant& variant) {
   std::vector<ConfigField> f;
-  f.push_back({"width", int64_t{480}, "Frame width in pixels (render_mode='rgb_array')."});
-  f.push_back({"height", int64_t{480}, "Frame height in pixels (render_mode='rgb_array')."});
+  f.push_back({"width", int64_t{kDefaultFrameSide}, "Frame width in pixels (render_mode='rgb_array')."});
+  f.push_back({"height", int64_t{kDefaultFrameSide}, "Frame height in pixels (render_mode='rgb_array')."});
   f.push_back({"camera_id", int64_t{-1},
                "Model camera to render from; -1 (or None): the free camera Gymnasium sets up. Not with camera_name."});
   f.push_back({"camera_name", std::string(), "Model camera to render from, by name; '' (or None): camera_id's."});
@@ -183,7 +183,7 @@ std::vector<ConfigField> render_fields(const MujocoVariant& variant) {
     f.push_back({"default_camera_config", variant.camera,
                  "mjvCamera fields of the free camera (type, fixedcamid, trackbodyid, lookat, distance, azimuth, "
                  "elevation, orthographic); None: none. Default: Gymnasium's DEFAULT_CAMERA_CONFIG of the task."});
-  f.push_back({"max_geom", int64_t{1000}, "Most geoms a frame draws (MjvScene maxgeom)."});
+  f.push_back({"max_geom", int64_t{kDefaultMaxGeom}, "Most geoms a frame draws (MjvScene maxgeom)."});
   return f;
 }
 
@@ -198,13 +198,13 @@ RenderParams render_params(const Config& c, const MujocoVariant& variant) {
   };
   p.width = bounded("width", 1, kMaxRenderSide);
   p.height = bounded("height", 1, kMaxRenderSide);
-  p.camera_id = bounded("camera_id", -1, 1 << 20);
+  p.camera_id = bounded("camera_id", -1, kMaxCameraId);
   p.camera_name = c.text("camera_name");
   if (p.camera_id != -1 && !p.camera_name.empty())
     throw std::invalid_argument("camera_id and camera_name cannot both be given (camera_id=" +
                                 std::to_string(p.camera_id) + ", camera_name='" + p.camera_name + "')");
   p.camera = GymCameraConfig::from_table(variant.v5 ? c.table("default_camera_config") : variant.camera);
-  p.max_geom = bounded("max_geom", 1, 1 << 20);
+  p.max_geom = bounded("max_geom", 1, kMaxMaxGeom);
   return p;
 }
 

@@ -147,13 +147,20 @@ struct MujocoVariant {
   ConfigTable camera;
 };
 
+// Gymnasium's MujocoEnv defaults: a 480 x 480 frame of at most 1000 geoms (MjvScene maxgeom).
+inline constexpr int kDefaultFrameSide = 480;
+inline constexpr int kDefaultMaxGeom = 1000;
+// The largest camera_id and max_geom accepted (a model has far fewer cameras; a scene of more geoms
+// would allocate gigabytes).
+inline constexpr int kMaxCameraId = 1 << 20, kMaxMaxGeom = 1 << 20;
+
 // Gymnasium's MujocoEnv render kwargs, resolved and checked (std::invalid_argument) from a config.
 struct RenderParams {
-  int width = 480, height = 480;
+  int width = kDefaultFrameSide, height = kDefaultFrameSide;
   int camera_id = -1;       // -1 and no camera_name: the free camera (Gymnasium's default)
   std::string camera_name;  // "" : none
   GymCameraConfig camera;   // default_camera_config
-  int max_geom = 1000;
+  int max_geom = kDefaultMaxGeom;
 };
 // The render kwargs' declarations (every task: width, height, camera_id, camera_name, max_geom;
 // v5 also default_camera_config, whose default is the task's DEFAULT_CAMERA_CONFIG).

@@ -49,6 +49,11 @@ constexpr EGLenum kEglPlatformSurfacelessMesa = 0x31DD;
 using OSMesaContext = void*;
 constexpr unsigned kGlRgba = 0x1908, kGlUnsignedByte = 0x1401;
 constexpr int kOsmesaType = 0x23;  // OSMesaGetIntegerv: the bound buffer's type
+// The framebuffer MuJoCo's offscreen renderer needs (its own FBO aside): 8-bit RGBA, 24-bit depth,
+// 8-bit stencil, as MuJoCo's Python EGL and OSMesa contexts ask for.
+constexpr EGLint kColorBits = 8, kDepthBits = 24, kStencilBits = 8;
+// The most EGL devices looked at (eglQueryDevicesEXT); a machine has a few.
+constexpr EGLint kMaxEglDevices = 16;
 
 struct EglApi {
   using GetProcAddress = void* (*)(const char*);
@@ -177,8 +182,8 @@ class EglPlatform final : public GlPlatform {
     open_display(why);
     if (!display_) throw RenderUnavailable("no EGL display could be initialised:" + why);
 
-    const EGLint attribs[] = {kEglRedSize,     8, kEglGreenSize,     8,  kEglBlueSize,    8,
-                              kEglAlphaSize,   8, kEglDepthSize,     24, kEglStencilSize, 8,
+    const EGLint attribs[] = {kEglRedSize,   kColorBits, kEglGreenSize, kColorBits,  kEglBlueSize,    kColorBits,
+                              kEglAlphaSize, kColorBits, kEglDepthSize, kDepthBits,  kEglStencilSize, kStencilBits,
                               kEglColorBufferType, kEglRgbBuffer, kEglSurfaceType, kEglPbufferBit,
                               kEglRenderableType, kEglOpenglBit, kEglNone};
     EGLint n = 0;
@@ -211,9 +216,9 @@ class EglPlatform final : public GlPlatform {
   // surfaceless platform is the fallback when the device extension is missing.
   void open_display(std::string& why) {
     if (api_.eglQueryDevicesEXT) {
-      EGLDeviceEXT devices[16];
+      EGLDeviceEXT devices[kMaxEglDevices];
       EGLint n = 0;
-      if (api_.eglQueryDevicesEXT(16, devices, &n) && n > 0) {
+      if (api_.eglQueryDevicesEXT(kMaxEglDevices, devices, &n) && n > 0) {
         int first = 0, last = n - 1;
         if (const char* id = std::getenv("MUJOCO_EGL_DEVICE_ID")) {
           char* end = nullptr;
@@ -318,7 +323,7 @@ class OsmesaPlatform final : public GlPlatform {
   GlBackend backend() const override { return GlBackend::kOsmesa; }
   std::string describe() const override { return description_; }
   std::unique_ptr<GlContext> create_context() override {
-    OSMesaContext ctx = api_.OSMesaCreateContextExt(kGlRgba, 24, 8, 0, nullptr);
+    OSMesaContext ctx = api_.OSMesaCreateContextExt(kGlRgba, kDepthBits, kStencilBits, 0, nullptr);
     if (!ctx) throw RenderUnavailable("OSMesaCreateContextExt failed");
     return std::make_unique<OsmesaGlContext>(api_, ctx);
   }

@@ -155,7 +155,7 @@ void SceneRenderer::render(const mjModel* vis_model, const mjModel* m, const mjD
   mjv_updateScene(m, const_cast<mjData*>(d), &opt_, &pert_, &cam, mjCAT_ALL, &a.scene);
   const mjrRect viewport{0, 0, width, height};
   mjr_render(viewport, &a.scene, &a.con);
-  const size_t row = static_cast<size_t>(width) * 3;
+  const size_t row = static_cast<size_t>(width) * kRgbChannels;
   scratch_.resize(row * static_cast<size_t>(height));
   mjr_readPixels(scratch_.data(), nullptr, viewport, &a.con);
   for (int y = 0; y < height; ++y)

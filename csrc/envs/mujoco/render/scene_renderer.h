@@ -24,6 +24,7 @@
 
 #include "../../../core/render.h"
 #include "../../../core/spec.h"
+#include "../../../core/spec.h"
 #include "gl_context.h"
 
 namespace envhive::mujoco {
