@@ -438,3 +438,14 @@ def test_missing_gl_platform_is_a_clear_error(tmp_path: Path) -> None:
     assert "RENDER-ERROR" in run.stdout, run.stdout
     assert "libegl1" in run.stdout and "libosmesa6" in run.stdout, run.stdout
     assert "STEPPED" in run.stdout
+
+
+def test_make_vec_passes_render_mode() -> None:
+    env = gymnasium.make_vec("envhive/MountainCar-v0", num_envs=2, render_mode="rgb_array")
+    try:
+        assert env.render_mode == "rgb_array" and env.metadata["render_fps"] == 30
+        env.reset(seed=0)
+        frames = env.render()
+        assert len(frames) == 2 and frames[0].shape == (400, 600, 3)
+    finally:
+        env.close()
