@@ -87,13 +87,18 @@ class HiveVectorEnv(VectorEnv):
         comes back, the others holding their state (their current observation, reward 0, both
         flags False), as ``reset(options={"reset_mask": ...})`` reports the envs it does not reset.
         """
-        return self._pool.step(actions, env_id, partial=partial)
+        if partial:
+            return self._pool.step(actions, env_id, partial=True)
+        return self._pool.step(actions, env_id)
 
     # ------------------------------------------------------------------ EnvPool API
     def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
         """Queue ``actions`` for ``env_id`` (default: every env) and return at once (``partial``:
         as for :meth:`step`)."""
-        self._pool.send(actions, env_id, partial=partial)
+        if partial:
+            self._pool.send(actions, env_id, partial=True)
+        else:
+            self._pool.send(actions, env_id)
 
     def recv(self, timeout: float | None = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s."""
