@@ -91,7 +91,13 @@ def test_sync_pool_every_autoreset_mode(mode: str, reference: dict[int, list[tup
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_async_pool_by_env_id(mode: str, reference: dict[int, list[tuple[float, int, bool]]]) -> None:
     env = envhive.make(
-        "CartPole-v1", num_envs=4, batch_size=2, num_threads=2, seed=SEED, max_episode_steps=MAX_STEPS, autoreset_mode=mode
+        "CartPole-v1",
+        num_envs=4,
+        batch_size=2,
+        num_threads=2,
+        seed=SEED,
+        max_episode_steps=MAX_STEPS,
+        autoreset_mode=mode,
     )
     stats = envhive.EpisodeStatistics.for_env(env)
     got: dict[int, list[tuple[float, int]]] = {i: [] for i in range(4)}
@@ -169,9 +175,9 @@ def test_envpool_facade_feeds_statistics(reference: dict[int, list[tuple[float, 
     env.close()
 
 
-def breakout_games(**kw: Any) -> tuple[list[tuple[float, int]], list[dict[str, Any]]]:
-    """Two SpaceInvaders games (3 lives each, rewards 5 to 200) of one env under random (seeded) actions: the statistics' episodes and
-    every step's raw output, for the hand count."""
+def invaders_games(**kw: Any) -> tuple[list[tuple[float, int]], list[dict[str, Any]]]:
+    """Two SpaceInvaders games (3 lives each, rewards 5 to 200) of one env under seeded random
+    actions: the statistics' episodes and every step's raw output, for the hand count."""
     env = envhive.make("SpaceInvaders-v5", num_envs=1, seed=5, **kw)
     stats = envhive.EpisodeStatistics.for_env(env)
     rng = np.random.default_rng(0)
@@ -196,8 +202,8 @@ def breakout_games(**kw: Any) -> tuple[list[tuple[float, int]], list[dict[str, A
 
 
 def test_atari_raw_reward_and_whole_games() -> None:
-    clipped, clipped_steps = breakout_games(reward_clip=True, episodic_life=True)
-    raw, raw_steps = breakout_games(reward_clip=False, episodic_life=True)
+    clipped, clipped_steps = invaders_games(reward_clip=True, episodic_life=True)
+    raw, raw_steps = invaders_games(reward_clip=False, episodic_life=True)
     # reward_clip changes what the agent sees, not the game: same raw rewards, same statistics.
     assert [s["raw"] for s in clipped_steps] == [s["raw"] for s in raw_steps]
     assert clipped == raw
