@@ -25,6 +25,7 @@ def test_module_surface() -> None:
     assert typing.get_type_hints(envpool.make_spec)["return"] is envpool.EnvSpec
     assert typing.get_type_hints(envpool.make_gym)["return"] is envpool.GymnasiumEnvPool
     assert typing.get_type_hints(envpool.make_gymnasium)["return"] is envpool.GymnasiumEnvPool
+    assert typing.get_type_hints(envpool.make_dm)["return"] is envpool.DMEnvPool
 
 
 @pytest.mark.parametrize(

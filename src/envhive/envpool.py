@@ -26,7 +26,7 @@ import pprint
 import re
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -996,6 +996,7 @@ def _dm_specs() -> _DmSpecs:
                 observation=self._observation(obs, info),
             )
 
+    DMEnvPool.__qualname__ = "DMEnvPool"
     return _DmSpecs(observation, action, DMEnvPool)
 
 
@@ -1016,8 +1017,14 @@ def _state_type(spec: EnvSpec) -> Any:
     return collections.namedtuple("State", ["env_id", "players", "obs", *_info_names(spec)])
 
 
+if TYPE_CHECKING:
+    DMEnvPool: TypeAlias = Any
+elif importlib.util.find_spec("dm_env") is not None:
+    DMEnvPool = _dm_specs().environment  # EnvPool's dm facade class (dm-env is the optional [dm] extra)
+
+
 def __getattr__(name: str) -> Any:
-    if name == "DMEnvPool":  # built on first use (dm-env is optional)
+    if name == "DMEnvPool":  # dm-env is not installed: say so
         return _dm_specs().environment
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -1035,7 +1042,7 @@ def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     return make_gymnasium(task_id, **kwargs)
 
 
-def make_dm(task_id: str, **kwargs: Any) -> Any:
+def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """EnvPool's dm_env facade of ``task_id`` (needs the ``[dm]`` extra)."""
     render = {k: kwargs.pop(k) for k in _RENDER_KWARGS if k in kwargs}
     mode = _check_render(task_id, render)
@@ -1053,13 +1060,13 @@ def make(task_id: str, env_type: str, **kwargs: Any) -> Any:
 
 EnvPool = GymnasiumEnvPool  # EnvPool's protocol name for its envs
 
-__all__ = [
-    *(["DMEnvPool"] if importlib.util.find_spec("dm_env") is not None else []),  # built on first use
+__all__ = [  # EnvPool's order first
+    "EnvSpec",
     "EnvPool",
+    *(["DMEnvPool"] if importlib.util.find_spec("dm_env") is not None else []),
+    "GymnasiumEnvPool",
     "EnvPoolArgumentError",
     "EnvPoolUnknownTaskError",
-    "EnvSpec",
-    "GymnasiumEnvPool",
     "list_all_envs",
     "make",
     "make_dm",
