@@ -298,6 +298,20 @@ def test_bad_arguments_are_refused_clearly_and_wrappers_run() -> None:
         env.close()
 
 
+def test_render_gathers_every_shards_frames() -> None:
+    local = envhive.make("CartPole-v1", num_envs=3, seed=2, render_mode="rgb_array")
+    env = RayVectorEnv("CartPole-v1", 3, 2, seed=2, num_cpus_per_shard=0, render_mode="rgb_array")
+    try:
+        assert env.metadata["render_modes"] == ["rgb_array"]
+        local.reset()
+        env.reset()
+        for a, b in zip(env.render(), local.render(), strict=True):
+            np.testing.assert_array_equal(a, b)
+    finally:
+        env.close()
+        local.close()
+
+
 def test_pool_threads_follow_the_shard_cpus() -> None:
     env = RayVectorEnv("CartPole-v1", 4, 2, num_cpus_per_shard=1)
     try:

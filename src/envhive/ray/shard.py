@@ -118,6 +118,10 @@ class EnvShard:
         """One sync step of every env of the shard."""
         return self.pool.step(actions)
 
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """Every env's frame (``render_mode="rgb_array"``), drawn on the pool's threads."""
+        return self.pool.render()
+
     def close(self) -> None:
         self.pool.close()
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import gymnasium
 import numpy as np
 import ray
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -168,8 +169,11 @@ class RayVectorEnv(VectorEnv):
             if value is not None and not (isinstance(value, int | float) and 0 < value < float("inf")):
                 raise ValueError(f"{name} must be a positive finite number of seconds, got {value!r}")
         self.autoreset_mode = spec.pool.autoreset_mode
-        self.metadata = {"render_modes": [], "autoreset_mode": self.autoreset_mode}
-        self.render_mode = None
+        self.render_mode = spec.pool.render_mode
+        self.metadata = {
+            "render_modes": ["rgb_array"] if self.render_mode else [],
+            "autoreset_mode": self.autoreset_mode,
+        }
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.observation_space = batch_space(spec.observation_space, self.batch_size)
@@ -497,6 +501,21 @@ class RayVectorEnv(VectorEnv):
             self._submit(shard, "step", actions[shard.ids.start : shard.ids.stop])
         outputs = self._remember(self._collect(self._shards, len(self._shards)))
         return _concat([out for _, out in outputs])
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """Every env's frame in global id order (``render_mode="rgb_array"``), drawn in the shards.
+        Only while no shard is stepping (sync mode between steps; async mode after a full recv)."""
+        self._check_open()
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode (render_mode='rgb_array')"
+            )
+            return None
+        busy = [s.index for s in self._shards if s.call is not None or s.done or s.dead is not None]
+        if busy:
+            raise ValueError(f"render: shard(s) {busy} are stepping or gone; render between steps")
+        frames = ray.get([s.actor.render.remote() for s in self._shards], timeout=self.start_timeout)
+        return tuple(frame for shard_frames in frames for frame in shard_frames)
 
     # ------------------------------------------------------------------ EnvPool API (async)
     def send(self, actions: Any, env_id: Any = None) -> None:
