@@ -84,8 +84,6 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
             f"{ID_PREFIX}{task_id}: seed RLlib runs with config.debugging(seed=...), not env_config['seed']: "
             "RLlib reseeds each runner with seed + worker_index at its first reset"
         )
-    if kwargs.pop("render_mode", None) is not None:
-        raise ValueError(f"{ID_PREFIX}{task_id}: envhive does not render yet; drop render_mode")
     return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
 
 

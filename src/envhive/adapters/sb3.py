@@ -179,7 +179,7 @@ class SB3VecEnv(VecEnv):
             (name,) = method_args
             return [name in SHARED_ATTRIBUTES] * len(targets)
         if method_name == "render":
-            raise NotImplementedError("envhive does not render yet")
+            return self._frames(targets)
         raise AttributeError(
             f"{self.pool!r} has no env method {method_name!r}: envhive envs are native, with no Python env "
             f"objects; env_method knows {', '.join(ENV_METHODS)}. Reset options go through set_options() "
@@ -205,7 +205,13 @@ class SB3VecEnv(VecEnv):
         return [False] * len(self._indices(indices))  # native envs: no Gymnasium wrapper inside
 
     def get_images(self) -> Sequence[np.ndarray | None]:
-        raise NotImplementedError("envhive does not render yet")
+        """Every env's frame (``render_mode="rgb_array"``), drawn on the pool's threads; SB3's
+        ``render()`` tiles them."""
+        return self._frames(list(range(self.num_envs)))
+
+    def _frames(self, targets: list[int]) -> list[np.ndarray | None]:
+        frames = self.pool.render(targets)  # None (with Gymnasium's warning) without a render mode
+        return [None] * len(targets) if frames is None else list(frames)
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:
