@@ -4,7 +4,9 @@ methods, validation, the dm_env facade and Gymnasium's wrappers."""
 from __future__ import annotations
 
 import functools
+import os
 import threading
+import time
 
 import gymnasium
 import numpy as np
@@ -401,3 +403,115 @@ def test_gymnasium_wrappers_accept_it() -> None:
     obs, *_ = env.step(np.full((2, 2), 5.0, dtype=np.float32))
     assert obs.shape == (2, 8)
     env.close()
+
+
+# ---------------------------------------------------------------------------- the native pool's contracts
+
+
+@pytest.mark.parametrize("batch_size", [None, 2])
+def test_stepping_before_reset_raises_reset_needed(batch_size) -> None:
+    env = envhive.make(make_faulty, num_envs=4, batch_size=batch_size, num_workers=2)
+    with pytest.raises(envhive.ResetNeeded, match="env 0 has not been reset"):
+        env.step(np.zeros(4 if batch_size is None else 2, dtype=np.int64), None if batch_size is None else [0, 1])
+    assert isinstance(envhive.ResetNeeded("x"), gymnasium.error.ResetNeeded)
+    if batch_size is None:
+        env.reset()
+        _, rew, _, _, _ = env.step(np.array([1, 2, 0, 1]))
+        np.testing.assert_array_equal(rew, [1, 2, 0, 1])
+    else:
+        with pytest.raises(envhive.ResetNeeded, match="env 3 has not been reset"):
+            env.send(np.zeros(1, dtype=np.int64), [3])
+        env.async_reset()
+        ids = np.concatenate([env.recv()[4]["env_id"], env.recv()[4]["env_id"]])
+        assert sorted(ids.tolist()) == [0, 1, 2, 3]
+        env.send(np.ones(4, dtype=np.int64), np.arange(4))
+    env.close()
+
+
+def test_a_partial_sync_reset_needs_every_env_reset_first() -> None:
+    env = envhive.make(make_faulty, num_envs=3, num_workers=1)
+    with pytest.raises(envhive.ResetNeeded, match="env 1 has not been reset"):
+        env.reset(options={"reset_mask": np.array([True, False, True])})
+    env.reset()
+    _, info = env.reset(options={"reset_mask": np.array([True, False, True])})
+    np.testing.assert_array_equal(info["env_id"], [0, 1, 2])
+    env.close()
+
+
+def test_a_second_thread_is_refused_while_a_call_waits() -> None:
+    env = envhive.make(make_faulty, num_envs=2, num_workers=2, delay=0.3)
+    env.reset()
+    results: dict[str, object] = {}
+
+    def call(name: str, fn) -> None:
+        try:
+            results[name] = fn()
+        except BaseException as e:  # noqa: BLE001 - the outcome is the result
+            results[name] = e
+
+    first = threading.Thread(target=call, args=("first", lambda: env.step(np.array([1, 2]))))
+    first.start()
+    deadline = time.monotonic() + 10
+    while env._pool._owner is None and time.monotonic() < deadline:  # the step is inside the pool
+        time.sleep(0.001)
+    for name, fn in {
+        "recv": env.recv,
+        "reset": env.reset,
+        "async_reset": env.async_reset,
+        "step": lambda: env.step(np.array([1, 2])),
+        "render": env.render,
+    }.items():
+        other = threading.Thread(target=call, args=(name, fn))
+        other.start()
+        other.join(10)
+        assert not other.is_alive(), name
+        if first.is_alive():  # (on a very slow machine the first step may have finished already)
+            assert isinstance(results[name], envhive.PoolBusyError), (name, results[name])
+            assert "in use by another thread" in str(results[name])
+    first.join(30)
+    assert isinstance(results["first"], tuple)  # the first step completed
+    _, rew, _, _, _ = env.step(np.array([2, 1]))  # and the pool goes on
+    np.testing.assert_array_equal(rew, [2, 1])
+    env.close()
+
+
+@pytest.mark.parametrize("batch_size", [None, 1])
+def test_close_from_another_thread_ends_the_call_in_flight(batch_size) -> None:
+    env = envhive.make(make_faulty, num_envs=2, batch_size=batch_size, num_workers=2, delay=5.0)
+    pids = env.worker_pids
+    if batch_size is None:
+        env.reset()
+    else:
+        env.async_reset()
+        env.recv()
+        env.recv()
+        env.send(np.array([1, 1]), [0, 1])
+    caught: list[BaseException] = []
+
+    def wait() -> None:
+        try:
+            if batch_size is None:
+                env.step(np.array([1, 1]))
+            else:
+                env.recv()
+        except BaseException as e:  # noqa: BLE001 - the outcome is the result
+            caught.append(e)
+
+    t = threading.Thread(target=wait)
+    t.start()
+    deadline = time.monotonic() + 10
+    while env._pool._owner is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    start = time.monotonic()
+    env.close()  # the call in flight raises PoolClosedError, then the workers are stopped
+    t.join(30)
+    assert not t.is_alive()
+    assert time.monotonic() - start < 20  # not the 5 s steps plus a hang: the grace, then SIGTERM
+    assert len(caught) == 1 and isinstance(caught[0], envhive.PoolClosedError), caught
+    assert "another thread" in str(caught[0])
+    assert env.closed
+    with pytest.raises(envhive.PoolClosedError):
+        env.reset()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped: not a zombie either

@@ -33,7 +33,7 @@ from envhive.process.arena import LINE_WORDS, Arena, leaves
 from envhive.process.factory import Shipped
 from envhive.process.infos import WORKER_SHIFT, InfoReader
 from envhive.process.protocol import CLOSE, CONTROL, OP_BITS, STEP_BLOCK, build_layout, ring_capacity
-from envhive.process.waiting import SKIP_WAKEUPS, EventFd, fence, on_main_thread, spin_yield
+from envhive.process.waiting import SKIP_WAKEUPS, EventFd, fence, on_main_thread, spin_window, spin_yield
 
 CLOSE_GRACE_S = 2.0  # how long close() lets workers finish and exit before SIGTERM, then SIGKILL
 BUSY_MESSAGE = (
@@ -343,8 +343,10 @@ class ProcessPool:
         return WorkerDiedError(message, h.lo, h.env_ids, restarted)
 
     def check_usable(self) -> None:
-        if self.res.closed or self.closing:
+        if self.res.closed:
             raise PoolClosedError(CLOSED_MESSAGE)
+        if self.closing:
+            raise PoolClosedError(f"{CLOSED_MESSAGE} (closed by another thread while a call was in flight)")
         if self.broken is not None:
             raise EnvError(str(self.broken), self.broken.env_id, self.broken.env_ids)
 
@@ -571,8 +573,8 @@ class ProcessPool:
             return
         start = time.perf_counter()
         deadline = None if timeout is None else start + timeout
-        spin = self.spin_s
-        if spin > 0 and self._wait_mean < 2 * spin:
+        spin = spin_window(self.spin_s, self._wait_mean)
+        if spin > 0:
             spin_end = start + spin if deadline is None else min(start + spin, deadline)
             if spin_yield(ready, spin_end):
                 self._wait_mean += 0.25 * ((time.perf_counter() - start) - self._wait_mean)
@@ -686,11 +688,12 @@ class ProcessPool:
     def pids(self) -> list[int]:
         return [h.process.pid for h in self.workers if h.process is not None and h.process.pid is not None]
 
-    def close(self) -> None:
+    def close(self, drop_views: Callable[[], None] | None = None) -> None:
         """Stop the workers and unmap the arena. From another thread while a call waits: that
         call raises PoolClosedError, and close() waits for it to leave first. Every view of the
-        arena is dropped before it is unmapped, so the mapping (and with it the memfd) goes now,
-        not whenever the garbage collector runs."""
+        arena is dropped before it is unmapped (``drop_views``: the owner's, called once no call
+        is in flight), so the mapping (and with it the memfd) goes now, not whenever the garbage
+        collector runs."""
         if self.res.closed:
             return
         self.closing = True
@@ -702,6 +705,8 @@ class ProcessPool:
                 with contextlib.suppress(OSError, ValueError):
                     self.done.notify()  # the waiting call wakes, sees `closing` and leaves
         try:
+            if drop_views is not None:
+                drop_views()
             for name in ("arrays", "cmd_ring", "cmd_head", "done_ring"):
                 if hasattr(self, name):
                     setattr(self, name, None)

@@ -438,12 +438,15 @@ class ProcessVectorEnv(VectorEnv):
         return tuple(frame for block in frames for frame in block)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for name in ("_obs", "_final_obs", "_acts"):  # views of the arena: dropped before it is unmapped
+        if hasattr(self, "_pool"):
+            self._pool.close(self._drop_views)
+
+    def _drop_views(self) -> None:
+        """Drop this object's views of the arena (the pool calls it when no call is in flight)."""
+        for name in ("_obs", "_final_obs", "_acts"):
             setattr(self, name, [])
         for name in ("_reward", "_terminated", "_truncated", "_elapsed", "_status", "_info_kind", "_seeds"):
             setattr(self, name, None)
-        if hasattr(self, "_pool"):
-            self._pool.close()
 
     @property
     def closed(self) -> bool:

@@ -95,6 +95,17 @@ def on_main_thread() -> bool:
 
 
 YIELD_SPIN = os.environ.get("ENVHIVE_YIELD_SPIN", "1") == "1"
+SPIN_FLOOR_S = 20e-6  # the shortest spin worth making
+
+
+def spin_window(cap_s: float, mean_s: float) -> float:
+    """How long to spin before blocking, from the running mean of recent waits: twice the mean
+    (a wait about as long as the last ones ends inside it), at least ``SPIN_FLOOR_S``, at most the
+    ``spin_us`` cap -- and not at all when waits have lately outlasted the cap (blocking at once
+    leaves the core to whoever has work)."""
+    if cap_s <= 0 or mean_s > cap_s:
+        return 0.0
+    return min(cap_s, max(SPIN_FLOOR_S, 2.0 * mean_s))
 
 
 def spin_yield(ready: Callable[[], bool], deadline: float) -> bool:
