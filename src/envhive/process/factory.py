@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,13 +15,25 @@ from envhive.errors import MissingExtraError
 
 @dataclass(frozen=True)
 class GymnasiumFactory:
-    """``gymnasium.make(spec, **kwargs)`` for a registered env's ``EnvSpec``."""
+    """``gymnasium.make(spec, **kwargs)`` for a registered env's ``EnvSpec``.
+
+    ``build(checked=False)`` leaves out two wrappers that only pass calls through once an env
+    runs in a pool: ``OrderEnforcing`` (the pool itself refuses a step before a reset, with
+    ``envhive.ResetNeeded``) and ``PassiveEnvChecker`` (its checks run on the first reset and step
+    only). Each is a Python call per step -- about a tenth of a Python CartPole step. A worker
+    builds its first env checked, so the checker still looks at every pool's env type."""
 
     spec: gymnasium.envs.registration.EnvSpec
     kwargs: dict[str, Any] = field(default_factory=dict)
 
     def __call__(self) -> gymnasium.Env[Any, Any]:
-        return gymnasium.make(self.spec, **self.kwargs)
+        return self.build(checked=True)
+
+    def build(self, checked: bool) -> gymnasium.Env[Any, Any]:
+        if checked:
+            return gymnasium.make(self.spec, **self.kwargs)
+        lean = dataclasses.replace(self.spec, order_enforce=False)
+        return gymnasium.make(lean, disable_env_checker=True, **self.kwargs)
 
     def __str__(self) -> str:
         return self.spec.id
@@ -34,6 +47,10 @@ class CallableFactory:
     kwargs: dict[str, Any] = field(default_factory=dict)
     max_episode_steps: int | None = None
 
+    def build(self, checked: bool) -> gymnasium.Env[Any, Any]:
+        """The user's env, as the factory makes it (``checked`` changes nothing here)."""
+        return self()
+
     def __call__(self) -> gymnasium.Env[Any, Any]:
         env = self.make(**self.kwargs)
         if not isinstance(env, gymnasium.Env):
@@ -46,15 +63,18 @@ class CallableFactory:
         return getattr(self.make, "__qualname__", repr(self.make))
 
 
+Factory = GymnasiumFactory | CallableFactory
+
+
 class Shipped:
     """A factory as a worker receives it. Under ``fork`` the worker inherits the object itself;
     otherwise it is pickled up front -- plain pickle when it can, cloudpickle (lambdas, local or
     ``__main__`` functions) otherwise -- so that an unpicklable factory fails in ``make``, with a
     message that says what to do, not in a worker."""
 
-    def __init__(self, factory: Callable[[], Any], start_method: str) -> None:
+    def __init__(self, factory: Factory, start_method: str) -> None:
         self.name = str(factory)
-        self.inherited: Callable[[], Any] | None = None
+        self.inherited: Factory | None = None
         self.data = b""
         self.cloud = False
         if start_method == "fork":
@@ -81,8 +101,8 @@ class Shipped:
             except Exception as error:  # noqa: BLE001 - turned into one clear message
                 raise TypeError(f"{hint}; cloudpickle: {error}. {fix}") from error
 
-    def load(self) -> Callable[[], Any]:
+    def load(self) -> Factory:
         if self.inherited is not None:
             return self.inherited
-        factory: Callable[[], Any] = pickle.loads(self.data)  # cloudpickle output loads with pickle
+        factory: Factory = pickle.loads(self.data)  # cloudpickle output loads with pickle
         return factory

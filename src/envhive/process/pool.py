@@ -30,7 +30,7 @@ from gymnasium import spaces
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
 from envhive.process import worker as worker_module
 from envhive.process.arena import LINE_WORDS, Arena, leaves
-from envhive.process.factory import Shipped
+from envhive.process.factory import Factory, Shipped
 from envhive.process.infos import WORKER_SHIFT, InfoReader
 from envhive.process.protocol import CLOSE, CONTROL, OP_BITS, STEP_BLOCK, build_layout, ring_capacity
 from envhive.process.waiting import SKIP_WAKEUPS, EventFd, fence, on_main_thread, spin_window, spin_yield
@@ -157,7 +157,7 @@ class ProcessPool:
 
     def __init__(
         self,
-        factory: Callable[[], Any],
+        factory: Factory,
         num_envs: int,
         num_workers: int,
         autoreset: int,

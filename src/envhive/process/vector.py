@@ -672,6 +672,15 @@ def _leaf_getters(space: spaces.Space[Any]) -> list[Callable[[Any], Any]]:
     return [getter(leaf.path) for leaf in leaves(space, "action")]
 
 
+def _in_range(arr: np.ndarray, low: int, high: int) -> bool:
+    """``low <= arr < high`` everywhere, with one reduction: viewed as unsigned, a value below
+    ``low`` wraps around to a huge one."""
+    shifted = arr if low == 0 else arr - low
+    if shifted.dtype.kind == "i":
+        shifted = shifted.view(f"u{shifted.dtype.itemsize}")
+    return bool(shifted.max() < high - low)
+
+
 def _check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.ndarray:
     """Validate one action leaf for ``n`` envs; returns it as an array (the arena casts it)."""
     space = leaf.space
@@ -691,7 +700,7 @@ def _check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.nd
         raise TypeError(f"actions for a {type(space).__name__} action space must be integers, got dtype {arr.dtype}")
     if isinstance(space, spaces.Discrete):
         low, high = int(space.start), int(space.start) + int(space.n)
-        if n and low <= arr.min() and arr.max() < high:
+        if n and _in_range(arr, low, high):
             return arr
     elif isinstance(space, spaces.MultiDiscrete):
         low, high = space.start, space.start + space.nvec  # type: ignore[assignment]

@@ -99,10 +99,10 @@ def main(args: WorkerArgs, conn: Connection) -> None:
     except Exception:  # noqa: BLE001 - reported to the parent
         conn.send(("fatal", args.lo, "could not unpickle the env factory:\n" + traceback.format_exc()))
         return
-    envs = []
+    envs: list[Any] = []
     for env_id in range(args.lo, args.hi):
         try:
-            envs.append(factory())
+            envs.append(factory.build(checked=not envs))
         except Exception:  # noqa: BLE001 - reported to the parent
             conn.send(("fatal", env_id, traceback.format_exc()))
             for env in envs:
@@ -226,8 +226,8 @@ class Worker:
         # np.concatenate writes every env's observation with one call (np.stack costs 3x more).
         self.obs_concat = None
         if self.obs_block is not None and self.obs_block.ndim >= 2:
-            self.obs_concat = self.obs_block.view()
-            self.obs_concat.shape = (self.n * self.obs_block.shape[1], *self.obs_block.shape[2:])  # a view, never a copy
+            self.obs_concat = self.obs_block.view()  # setting .shape reshapes a view, never a copy
+            self.obs_concat.shape = (self.n * self.obs_block.shape[1], *self.obs_block.shape[2:])
         self.rew_block = a["reward"][self.lo : self.hi]
         self.term_block = a["terminated"][self.lo : self.hi].view(np.bool_)
         self.trunc_block = a["truncated"][self.lo : self.hi].view(np.bool_)
