@@ -9,8 +9,10 @@ interleaved across engines, medians):
   * LunarLander-v3 (Box2D) at 16 envs: envhive.make (no native task: the process backend) vs
     AsyncVectorEnv and PufferLib.
   * Memory: RSS and PSS of the process tree at 64 envs (from the CartPole-64 measurements).
-PufferLib runs in its own interpreter (numpy < 2, gymnasium 0.29): set
+PufferLib runs in its own interpreter (numpy < 2, gymnasium 0.29, pygame for Box2D): set
 ENVHIVE_BENCH_PUFFER_PYTHON (default /work/proto/puffer/.venv/bin/python when it exists).
+`--alt-python PATH` adds `envhive-alt`: the process backend of another build (its venv's python),
+for before/after comparisons in the same interleaved run.
 
     python benchmarks/process_compare.py                 # ~4 minutes on 2 cores
     python benchmarks/process_compare.py --seconds 3 --repeats 5
@@ -30,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 PUFFER_DEFAULT = Path("/work/proto/puffer/.venv/bin/python")
 CARTPOLE = ("envhive-process", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
-LANDER = ("envhive", "gymnasium-async", "pufferlib")
+LANDER = ("envhive", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
 TARGETS = {
     "vs_async": 5.0,  # CartPole
     "vs_ceiling": 0.8,
@@ -60,8 +62,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="worker processes / plain processes (default 2)")
     p.add_argument("--out", type=Path, default=RESULTS / "process_compare.json", help="JSON results")
     p.add_argument("--markdown", type=Path, default=None, help="also write the tables here (e.g. results/...md)")
+    p.add_argument("--alt-python", default=None, help="another build's python: adds envhive-alt (its process backend)")
+    p.add_argument("--skip-lander", action="store_true", help="CartPole only")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     a = p.parse_args(argv)
+    cart_engines, lander_engines = list(CARTPOLE), list(LANDER)
+    if a.alt_python:
+        os.environ["ENVHIVE_BENCH_ALT_PYTHON"] = a.alt_python
+        os.environ["ENVHIVE_BENCH_ALT_ENGINE"] = "envhive-process"
+        cart_engines.insert(1, "envhive-alt")
+        lander_engines.insert(1, "envhive-alt")
 
     if "ENVHIVE_BENCH_PUFFER_PYTHON" not in os.environ and PUFFER_DEFAULT.exists():
         os.environ["ENVHIVE_BENCH_PUFFER_PYTHON"] = str(PUFFER_DEFAULT)
@@ -69,10 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     w = a.workers
     cart = compare(
-        [Case("CartPole-v1", 16, 16, w), Case("CartPole-v1", 64, 64, w)], list(CARTPOLE), settings, not a.quiet
+        [Case("CartPole-v1", 16, 16, w), Case("CartPole-v1", 64, 64, w)], cart_engines, settings, not a.quiet
     )
-    lander = compare([Case("LunarLander-v3", 16, 16, w)], list(LANDER), settings, not a.quiet)
-    c, lr = rates(cart.to_json()), rates(lander.to_json())
+    load_mid = os.getloadavg()[0]
+    lander_case = [Case("LunarLander-v3", 16, 16, w)]
+    lander = None if a.skip_lander else compare(lander_case, lander_engines, settings, not a.quiet)
+    c, lr = rates(cart.to_json()), (rates(lander.to_json()) if lander else {})
 
     def sps(table: dict, task: str, n: int, engine: str) -> float | None:
         row = table.get((task, n, engine))
@@ -87,20 +99,25 @@ def main(argv: list[str] | None = None) -> int:
             "vs_sync": ratio(ours, sps(c, "CartPole-v1", n, "gymnasium-sync")),
             "vs_ceiling": ratio(ours, sps(c, "CartPole-v1", n, "gymnasium-procs")),
             "vs_pufferlib": ratio(ours, sps(c, "CartPole-v1", n, "pufferlib")),
+            "vs_first_version": ratio(ours, sps(c, "CartPole-v1", n, "envhive-alt")),
         }
     ours = sps(lr, "LunarLander-v3", 16, "envhive")
     summary["LunarLander-v3/16"] = {
         "steps_per_s": ours,
         "vs_async": ratio(ours, sps(lr, "LunarLander-v3", 16, "gymnasium-async")),
+        "vs_sync": ratio(ours, sps(lr, "LunarLander-v3", 16, "gymnasium-sync")),
+        "vs_ceiling": ratio(ours, sps(lr, "LunarLander-v3", 16, "gymnasium-procs")),
         "vs_pufferlib": ratio(ours, sps(lr, "LunarLander-v3", 16, "pufferlib")),
+        "vs_first_version": ratio(ours, sps(lr, "LunarLander-v3", 16, "envhive-alt")),
     }
     memory = {
         engine: {k: c[("CartPole-v1", 64, engine)].get(k) for k in ("rss_mb", "pss_mb", "processes")}
-        for engine in ("envhive-process", "gymnasium-async", "pufferlib")
+        for engine in ("envhive-process", "envhive-alt", "gymnasium-async", "gymnasium-sync", "pufferlib")
         if ("CartPole-v1", 64, engine) in c
     }
 
-    out = [format_markdown(cart), format_markdown(lander), "Ratios (envhive process backend / engine):", ""]
+    tables = [format_markdown(cart)] + ([format_markdown(lander)] if lander else [])
+    out = [*tables, "Ratios (envhive process backend / engine):", ""]
     for case, r in summary.items():
         parts = [f"{k} {fmt(v)}" for k, v in r.items() if k != "steps_per_s"]
         out.append(f"- {case}: {fmt(r['steps_per_s'], ' steps/s') if r['steps_per_s'] else '—'}; " + ", ".join(parts))
@@ -110,24 +127,28 @@ def main(argv: list[str] | None = None) -> int:
             f"- {engine}: RSS {fmt(m['rss_mb'], ' MB')}, PSS {fmt(m['pss_mb'], ' MB')}, {m['processes']} processes"
         )
     load_after = os.getloadavg()[0]
-    out += ["", f"1-minute load average: {load_before:.2f} before, {load_after:.2f} after the run (2 cores)."]
+    out += [
+        "",
+        f"1-minute load average: {load_before:.2f} before, {load_mid:.2f} after CartPole, {load_after:.2f} after "
+        "the run (2 cores).",
+    ]
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "machine": machine_info(),
         "cartpole": cart.to_json(),
-        "lunarlander": lander.to_json(),
+        "lunarlander": lander.to_json() if lander else None,
         "summary": summary,
         "memory_64": memory,
         "targets": TARGETS,
-        "load_average": [load_before, load_after],
+        "load_average": [load_before, load_mid, load_after],
     }
     a.out.write_text(json.dumps(data, indent=2) + "\n")
     if a.markdown:
         a.markdown.write_text(text)
     print(f"\nwrote {a.out}", file=sys.stderr)
-    return 1 if any(r.error for res in (cart, lander) for r in res.results.values()) else 0
+    return 1 if any(r.error for res in (cart, lander) if res for r in res.results.values()) else 0
 
 
 if __name__ == "__main__":
