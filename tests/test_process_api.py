@@ -439,7 +439,7 @@ def test_a_partial_sync_reset_needs_every_env_reset_first() -> None:
 
 
 def test_a_second_thread_is_refused_while_a_call_waits() -> None:
-    env = envhive.make(make_faulty, num_envs=2, num_workers=2, delay=0.3)
+    env = envhive.make(make_faulty, num_envs=2, num_workers=2, delay=1.0)
     env.reset()
     results: dict[str, object] = {}
 
@@ -515,3 +515,31 @@ def test_close_from_another_thread_ends_the_call_in_flight(batch_size) -> None:
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # reaped: not a zombie either
+
+
+def test_workers_build_lean_envs_past_the_first() -> None:
+    """A worker's first env is built as registered; the others skip the two pass-through wrappers
+    (OrderEnforcing, PassiveEnvChecker), keep the time limit, and step identically."""
+    from envhive.process.factory import GymnasiumFactory
+
+    def chain(env):
+        names = []
+        while isinstance(env, gymnasium.Wrapper):
+            names.append(type(env).__name__)
+            env = env.env
+        return names
+
+    factory = GymnasiumFactory(gymnasium.spec("CartPole-v1"))
+    checked, lean = factory.build(checked=True), factory.build(checked=False)
+    assert chain(checked) == ["TimeLimit", "OrderEnforcing", "PassiveEnvChecker"]
+    assert chain(lean) == ["TimeLimit"] and lean.spec.max_episode_steps == 500
+    o1, _ = checked.reset(seed=3)
+    o2, _ = lean.reset(seed=3)
+    np.testing.assert_array_equal(o1, o2)
+    for t in range(600):
+        r1, r2 = checked.step(t % 2), lean.step(t % 2)
+        for a, b in zip(r1[:4], r2[:4], strict=True):
+            np.testing.assert_array_equal(a, b)
+        if r1[2] or r1[3]:
+            break
+    assert r1[2] or r1[3]
