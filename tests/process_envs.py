@@ -78,13 +78,17 @@ gymnasium.register(DICT_WALK, entry_point=DictWalk, max_episode_steps=DICT_WALK_
 
 
 class Faulty(gymnasium.Env[np.ndarray, np.int64]):
-    """A counter env; the env reset with ``fail_seed`` fails at ``fail_step`` as ``fail``."""
+    """A counter env; the env reset with ``fail_seed`` fails at ``fail_step`` as ``fail``
+    (``"gate"``: that step waits until the file ``gate`` exists -- a hold the test releases, so
+    no test depends on how long anything takes)."""
 
     observation_space = spaces.Box(0, 1000, shape=(1,), dtype=np.float32)
     action_space = spaces.Discrete(3)
 
-    def __init__(self, fail: str = "raise", fail_seed: int = -1, fail_step: int = 3, delay: float = 0.0) -> None:
-        self.fail, self.fail_seed, self.fail_step, self.delay = fail, fail_seed, fail_step, delay
+    def __init__(
+        self, fail: str = "raise", fail_seed: int = -1, fail_step: int = 3, delay: float = 0.0, gate: str = ""
+    ) -> None:
+        self.fail, self.fail_seed, self.fail_step, self.delay, self.gate = fail, fail_seed, fail_step, delay, gate
         self.steps = 0
         self.failing = False
 
@@ -108,6 +112,9 @@ class Faulty(gymnasium.Env[np.ndarray, np.int64]):
                 os._exit(3)
             if self.fail == "hang":
                 time.sleep(3600)
+            if self.fail == "gate":
+                while not os.path.exists(self.gate):
+                    time.sleep(0.005)
         return np.array([self.steps], dtype=np.float32), float(action), False, False, {}
 
 

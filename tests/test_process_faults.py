@@ -17,6 +17,7 @@ import pytest
 
 import envhive
 from envhive.process import ProcessVectorEnv, WorkerDiedError
+from envhive.process.arena import LINE_WORDS
 from helpers import call_with_watchdog
 from process_envs import make_faulty
 
@@ -180,24 +181,97 @@ def test_worker_killed_from_outside_while_idle() -> None:
     _assert_cleaned_up(env, pids)
 
 
-def test_worker_killed_while_the_parent_waits_in_async_mode() -> None:
-    env = _faulty(num_envs=4, batch_size=2, delay=0.05)
+def test_worker_killed_while_the_parent_waits_in_async_mode(tmp_path: Path) -> None:
+    """Env 2 holds worker 1 (a gate never opened); the parent blocks for it; then worker 1 is killed."""
+    env = _faulty(num_envs=4, batch_size=2, fail="gate", env=2, step=1, gate=str(tmp_path / "never"))
     env.async_reset()
     env.recv()
     env.recv()
     env.send(np.ones(4, dtype=np.int64), np.arange(4))
+    assert sorted(env.recv(timeout=60)[4]["env_id"].tolist()) == [0, 1]  # worker 0's envs
     pid = env.worker_pids[1]
-    threading.Timer(0.02, os.kill, (pid, signal.SIGKILL)).start()
-    got = []
-    err = None
-    start = time.monotonic()
-    try:
-        for _ in range(2):
-            got.extend(env.recv(timeout=20)[4]["env_id"].tolist())
-    except envhive.EnvError as e:
-        err = e
-    assert time.monotonic() - start < 20
-    assert err is not None and err.env_ids == [2, 3], f"received {got} without an error"
+    killer = threading.Thread(target=_kill_once_the_parent_blocks, args=(env, pid))
+    killer.start()
+    err = call_with_watchdog(lambda: env.recv(timeout=60))
+    killer.join(60)
+    assert isinstance(err, WorkerDiedError), f"recv returned {err!r} instead of an error"
+    assert err.env_ids == [2, 3] and "SIGKILL" in str(err)
+    _assert_cleaned_up(env, env.worker_pids)
+
+
+def _kill_once_the_parent_blocks(env: ProcessVectorEnv, pid: int) -> None:
+    _wait_for(lambda: env._pool.parent_waiting[0] == 1)
+    os.kill(pid, signal.SIGKILL)
+
+
+def _wait_for(condition, timeout: float = 60.0) -> None:
+    """Poll ``condition`` until it holds (a generous deadline only guards against a hang)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.005)
+
+
+def test_recv_returns_the_first_envs_to_finish(tmp_path: Path) -> None:
+    """First-N-ready: env 0 is held (worker 0 with it, env 1 queued behind it); recv returns the
+    envs that finished, 2 and 3, and the held ones once the gate opens -- whatever the timing."""
+    gate = tmp_path / "gate"
+    env = _faulty(num_envs=4, batch_size=2, fail="gate", env=0, step=1, gate=str(gate))
+    env.async_reset()
+    env.recv()
+    env.recv()
+    env.send(np.array([1, 1, 2, 2]), np.arange(4))
+    _, rew, _, _, info = env.recv(timeout=60)
+    assert sorted(info["env_id"].tolist()) == [2, 3]
+    np.testing.assert_array_equal(rew, [2, 2])
+    with pytest.raises(TimeoutError):
+        env.recv(timeout=0.05)
+    env.send(np.array([0, 0]), info["env_id"])  # the finished envs go on meanwhile
+    assert sorted(env.recv(timeout=60)[4]["env_id"].tolist()) == [2, 3]
+    gate.touch()
+    _, rew, _, _, info = env.recv(timeout=60)
+    assert sorted(info["env_id"].tolist()) == [0, 1]
+    np.testing.assert_array_equal(rew, [1, 1])
+    env.close()
+
+
+def _cpu_s(pid: int, tid: int | None = None) -> float:
+    where = f"/proc/{pid}/task/{tid}/stat" if tid is not None else f"/proc/{pid}/stat"
+    fields = Path(where).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_waiters_block_instead_of_spinning(tmp_path: Path) -> None:
+    """Idle workers, and a parent waiting on a held env, block in poll (their flags in the arena
+    say so) and use no CPU while they wait -- no busy-wait, however loaded the machine."""
+    gate = tmp_path / "gate"
+    env = _faulty(num_envs=4, fail="gate", env=3, step=2, gate=str(gate))
+    env.reset()
+    env.step(np.ones(4, dtype=np.int64))
+    pool = env._pool
+    _wait_for(lambda: all(pool.worker_sleeping[w * LINE_WORDS] == 1 for w in range(2)))
+    before = [_cpu_s(p) for p in env.worker_pids]
+    time.sleep(0.5)
+    used = [_cpu_s(p) - b for p, b in zip(env.worker_pids, before, strict=True)]
+    assert max(used) < 0.1, f"idle workers used {used} s of CPU in 0.5 s"
+    # A sync step that waits on the held env: the parent's thread blocks too.
+    tid: list[int] = []
+    result: list[object] = []
+
+    def step() -> None:
+        tid.append(threading.get_native_id())
+        result.append(env.step(np.ones(4, dtype=np.int64)))
+
+    caller = threading.Thread(target=step)
+    caller.start()
+    _wait_for(lambda: pool.parent_waiting[0] == 1 and pool.worker_sleeping[0] == 1)
+    start = _cpu_s(os.getpid(), tid[0])
+    time.sleep(0.5)
+    assert _cpu_s(os.getpid(), tid[0]) - start < 0.1, "the waiting call spun"
+    gate.touch()
+    caller.join(60)
+    assert result and isinstance(result[0], tuple)
+    np.testing.assert_array_equal(result[0][4]["elapsed_step"], [2, 2, 2, 2])
     env.close()
 
 
@@ -282,15 +356,17 @@ def test_workers_ignore_ctrl_c() -> None:
     env.close()
 
 
-def test_recv_timeout_keeps_the_batch() -> None:
-    env = _faulty(num_envs=2, batch_size=1, delay=0.3, num_workers=2)
+def test_recv_timeout_keeps_the_batch(tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
+    env = _faulty(num_envs=2, batch_size=1, fail="gate", env=1, step=1, gate=str(gate))
     env.async_reset()
     env.recv()
     env.recv()
     env.send(np.array([2]), np.array([1]))
     with pytest.raises(TimeoutError):
-        env.recv(timeout=0.01)
-    _, rew, _, _, info = env.recv(timeout=20)
+        env.recv(timeout=0.01)  # env 1 is held until the gate opens
+    gate.touch()
+    _, rew, _, _, info = env.recv(timeout=60)
     assert info["env_id"][0] == 1 and rew[0] == 2
     with pytest.raises(ValueError, match="timeout"):
         env.recv(timeout=-1)
