@@ -543,3 +543,24 @@ def test_workers_build_lean_envs_past_the_first() -> None:
         if r1[2] or r1[3]:
             break
     assert r1[2] or r1[3]
+
+
+def test_thread_affinity_offset_pins_worker_i_to_core_offset_plus_i() -> None:
+    """As the native pool's threads: worker i runs on core offset + i (of those allowed, wrapping
+    around); -1, the default, pins nothing."""
+    cores = sorted(os.sched_getaffinity(0))
+    env = envhive.make(make_faulty, num_envs=4, num_workers=2, thread_affinity_offset=1)
+    assert [os.sched_getaffinity(p) for p in env.worker_pids] == [
+        {cores[1 % len(cores)]},
+        {cores[2 % len(cores)]},
+    ]
+    env.reset()
+    _, rew, _, _, _ = env.step(np.array([1, 2, 1, 2]))
+    np.testing.assert_array_equal(rew, [1, 2, 1, 2])
+    assert env.pool_config.thread_affinity_offset == 1
+    env.close()
+    free = envhive.make(make_faulty, num_envs=2, num_workers=2)
+    assert all(os.sched_getaffinity(p) == set(cores) for p in free.worker_pids)
+    free.close()
+    with pytest.raises(ValueError, match="thread_affinity_offset"):
+        envhive.make(make_faulty, num_envs=2, thread_affinity_offset=-2)

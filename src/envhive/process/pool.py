@@ -167,6 +167,7 @@ class ProcessPool:
         info_bytes: int = 256,
         seeds: Sequence[int | None] | None = None,
         restart_workers: bool = False,
+        affinity_offset: int = -1,
     ) -> None:
         self.context: Any = multiprocessing.get_context(start_method)
         self.start_method = self.context.get_start_method()
@@ -180,6 +181,7 @@ class ProcessPool:
         self.res = _Resources()
         self._finalizer = weakref.finalize(self, self.res.shutdown)
         self.owner = os.getpid()
+        self.affinity_offset = affinity_offset
         blocks = split_blocks(num_envs, num_workers)
         self.workers = [WorkerHandle(w, lo, hi) for w, (lo, hi) in enumerate(blocks)]
         self.res.workers = self.workers
@@ -248,7 +250,9 @@ class ProcessPool:
         # started from the main thread (not by a restart on a trainer thread) may use it, and not
         # under forkserver (the forkserver is its parent). The pidfd watch covers the rest.
         kill_with_parent = on_main_thread() and self.start_method != "forkserver"
-        args = worker_module.WorkerArgs(h.index, h.lo, h.hi, self.shipped, self.owner, kill_with_parent, pending)
+        args = worker_module.WorkerArgs(
+            h.index, h.lo, h.hi, self.shipped, self.owner, kill_with_parent, pending, self._cpu_of(h.index)
+        )
         process = self.context.Process(
             target=worker_module.main, args=(args, child_end), name=f"envhive-worker-{h.index}", daemon=True
         )
@@ -257,6 +261,14 @@ class ProcessPool:
         h.process, h.conn, h.alive = process, parent_end, True
         h.queued = h.expected = h.taken = 0
         h.replies = []
+
+    def _cpu_of(self, index: int) -> int | None:
+        """The core worker ``index`` is pinned to (``thread_affinity_offset`` >= 0: the core at
+        ``offset + index`` of those this process may run on, wrapping around), or None."""
+        if self.affinity_offset < 0:
+            return None
+        cores = sorted(os.sched_getaffinity(0))
+        return cores[(self.affinity_offset + index) % len(cores)]
 
     def _await_spaces(self, h: WorkerHandle) -> tuple[spaces.Space[Any], spaces.Space[Any], dict[str, Any], Any]:
         assert h.conn is not None

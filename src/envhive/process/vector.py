@@ -51,7 +51,7 @@ PROCESS_KWARGS: dict[str, str] = {
     "info_bytes": "per-env room for an info record in shared memory (bigger infos are pickled); default 256",
 }
 START_METHODS = ("fork", "forkserver", "spawn")
-NATIVE_ONLY = ("num_threads", "thread_affinity_offset")
+NATIVE_ONLY = ("num_threads",)
 
 
 def reset_seeds(seed: Any, num_envs: int) -> list[int | None] | None:
@@ -115,6 +115,7 @@ class ProcessVectorEnv(VectorEnv):
         num_envs: int = 1,
         batch_size: int | None = None,
         num_workers: int | None = None,
+        thread_affinity_offset: int | None = -1,
         seed: Any = DEFAULT_SEED,
         max_episode_steps: int | None = None,
         autoreset_mode: Any = AutoresetMode.NEXT_STEP,
@@ -135,6 +136,7 @@ class ProcessVectorEnv(VectorEnv):
                 "num_envs": num_envs,
                 "batch_size": batch_size,
                 "num_threads": num_workers,
+                "thread_affinity_offset": thread_affinity_offset,
                 "seed": seed,
                 "autoreset_mode": autoreset_mode,
             },
@@ -176,6 +178,7 @@ class ProcessVectorEnv(VectorEnv):
             info_bytes=info_bytes,
             seeds=pool_config.seeds,
             restart_workers=restart_workers,
+            affinity_offset=pool_config.thread_affinity_offset,
         )
         pool = self._pool
         self.start_method = pool.start_method

@@ -73,6 +73,7 @@ class WorkerArgs:
     owner_pid: int
     kill_with_parent: bool
     pending_seeds: dict[int, int]
+    cpu: int | None = None  # the core to pin this worker to (thread_affinity_offset), or None
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,9 @@ def main(args: WorkerArgs, conn: Connection) -> None:
         die_with_parent()
         if os.getppid() != args.owner_pid:  # the owner died before prctl took effect
             return
+    if args.cpu is not None:
+        with contextlib.suppress(OSError):  # a core taken away since (cgroups): run unpinned
+            os.sched_setaffinity(0, {args.cpu})
     watch = owner_watch(args.owner_pid)
     if watch is None:
         return
