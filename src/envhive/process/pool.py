@@ -163,7 +163,7 @@ class ProcessPool:
         autoreset: int,
         *,
         start_method: str | None = None,
-        spin_us: float = 1000.0,
+        spin_us: float = 50.0,
         info_bytes: int = 256,
         seeds: Sequence[int | None] | None = None,
         restart_workers: bool = False,
