@@ -8,7 +8,9 @@
     env = envhive.make("LunarLander-v3", num_envs=16)    # any other Gymnasium env: worker processes
 
 The package, bottom up (each module imports only from the layers below it; tests/test_layers.py
-checks): errors, spaces -> catalog -> authoring -> registry -> process -> vector, dm -> cli, bench.
+checks): errors, spaces -> catalog -> authoring -> registry -> process -> vector, dm, single,
+episodes, envpool -> cli, bench. ``import envhive.envpool as envpool`` is EnvPool's API
+(docs/envpool-migration.md); ``gymnasium.make("envhive/<id>")`` gives one env (envhive.single.HiveEnv).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gymnasium.vector import AutoresetMode
 
 from envhive._version import __version__
 from envhive.authoring import PyEnv, compile_env
+from envhive.episodes import Episode, Episodes, EpisodeStatistics, RecordEpisodeStatistics
 from envhive.errors import (
     EnvError,
     MissingExtraError,
@@ -108,6 +111,9 @@ register_gymnasium_envs()
 
 __all__ = [
     "EnvError",
+    "Episode",
+    "EpisodeStatistics",
+    "Episodes",
     "HiveVectorEnv",
     "MissingExtraError",
     "PoolBusyError",
@@ -115,6 +121,7 @@ __all__ = [
     "PoolConfig",
     "ProcessVectorEnv",
     "PyEnv",
+    "RecordEpisodeStatistics",
     "ResetNeeded",
     "TaskSpec",
     "UnknownTaskError",

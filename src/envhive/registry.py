@@ -264,9 +264,17 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     )
 
 
+def reward_threshold(task_id: str) -> float | None:
+    """The return at which the task counts as solved: Gymnasium's for the same id (e.g. 475 for
+    CartPole-v1, 4800 for HalfCheetah-v5), None where Gymnasium registers none."""
+    spec = gymnasium.registry.get(task_id)
+    return None if spec is None or spec.reward_threshold is None else float(spec.reward_threshold)
+
+
 def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
-    """Register every listed task as ``envhive/<id>`` so ``gymnasium.make_vec`` builds envhive's
-    pool (the entry points are strings: nothing is imported until an env is made)."""
+    """Register every listed task as ``envhive/<id>``: ``gymnasium.make`` builds one env
+    (:class:`envhive.single.HiveEnv`, wrapped in the registered ``TimeLimit``), ``gymnasium.make_vec``
+    envhive's pool. The entry points are strings: nothing is imported until an env is made."""
     for task_id in list_envs() if ids is None else ids:
         full = f"{GYM_NAMESPACE}/{task_id}"
         if full in gymnasium.registry:
@@ -274,7 +282,9 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
         info = catalog.get(task_id)
         gymnasium.register(
             id=full,
+            entry_point="envhive.single:HiveEnv",
             vector_entry_point="envhive.vector:vector_entry_point",
             max_episode_steps=info.max_episode_steps or None,
+            reward_threshold=reward_threshold(task_id),
             kwargs={"task_id": task_id},
         )
