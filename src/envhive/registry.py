@@ -43,6 +43,7 @@ POOL_KWARGS: dict[str, str] = {
 }
 RENDER_MODES = ("rgb_array",)
 DEFAULT_SEED = 42
+BACKENDS = ("native", "process")
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,39 @@ def task_info(task_id: str) -> TaskInfo:
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
     return info
+
+
+def backend_for(task: Any, backend: str | None = None) -> str:
+    """Which backend runs ``task``: ``"native"`` (envhive's thread pool) or ``"process"`` (worker
+    processes over shared memory, envhive.process). The one place ``envhive.make`` and
+    ``envhive.make_dm`` decide it:
+
+    * ``backend`` given: that one (``"process"`` runs even a native task's Gymnasium env, or a
+      PyEnv interpreted by Python, in processes; ``"native"`` never falls back);
+    * a PyEnv class, an envhive task id, ``envhive/<id>``, or ``"module:id"`` naming a PyEnv:
+      native;
+    * any other id Gymnasium knows (``"module:id"`` imports the module first), and env factories
+      (callables returning a ``gymnasium.Env``): process;
+    * anything else: native, which raises UnknownTaskError naming close matches.
+    """
+    if backend not in (None, *BACKENDS):
+        raise ValueError(f"unknown backend {backend!r}; valid: {', '.join(map(repr, BACKENDS))} (default: by task)")
+    if isinstance(task, type) and issubclass(task, authoring.PyEnv):
+        return backend or "native"
+    if not isinstance(task, str):
+        if not callable(task):
+            raise TypeError(f"task must be a task id, a PyEnv class or an env factory callable, got {task!r}")
+        if backend == "native":
+            raise ValueError("backend='native' runs envhive task ids and PyEnv classes, not env factories")
+        return "process"
+    if backend is not None:
+        return backend
+    if task.startswith(GYM_NAMESPACE + "/"):
+        return "native"
+    _, sep, name = task.partition(":")
+    if catalog.find(name if sep else task) is not None or authoring.resolve_task(task) is not None:
+        return "native"
+    return "process" if (name if sep else task) in gymnasium.registry else "native"
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
@@ -193,9 +227,10 @@ def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
     return seeds
 
 
-def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
+def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> PoolConfig:
     """The pool kwargs (see POOL_KWARGS) as a PoolConfig; sizes are checked before anything is
-    allocated."""
+    allocated. ``threads_kwarg`` names ``num_threads`` in messages (the process backend calls its
+    workers ``num_workers``)."""
     num_envs = _int_kwarg("num_envs", kwargs.get("num_envs", 1), 1, MAX_NUM_ENVS)
     batch_size = kwargs.get("batch_size")
     batch_size = num_envs if batch_size in (None, 0) else _int_kwarg("batch_size", batch_size, 1)
@@ -206,7 +241,7 @@ def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
         num_threads = max(1, min(os.cpu_count() or 1, num_envs))
     else:
         # More threads than envs could only idle (or move the envs between cores): cap it.
-        num_threads = min(_int_kwarg("num_threads", num_threads, 1), num_envs)
+        num_threads = min(_int_kwarg(threads_kwarg, num_threads, 1), num_envs)
     offset = kwargs.get("thread_affinity_offset", -1)
     offset = -1 if offset is None else _int_kwarg("thread_affinity_offset", offset, -1)
     mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)

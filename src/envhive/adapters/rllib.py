@@ -37,6 +37,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
+from envhive.process import ProcessVectorEnv
 from envhive.registry import list_envs
 from envhive.vector import HiveVectorEnv
 
@@ -50,7 +51,7 @@ _VECTOR_MODE_HINT = (
 class RunnerSeeds(VectorWrapper):
     """Spreads an int reset seed ``s`` over the pool as ``s * num_envs + i`` (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv) -> None:
+    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv) -> None:
         super().__init__(pool)
         self.pool = pool
 
