@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' \)) CMakeLists.txt pyproject.toml
+SOURCES := $(shell find csrc src cmake -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' -o -name '*.cmake' -o -name '*.in' \)) CMakeLists.txt pyproject.toml
 
 NATIVE_TESTS := build/native-tests
 

@@ -52,7 +52,8 @@ def test_manifest_matches_the_module(name: str) -> None:
         pytest.skip(f"{name} not built")
     short = name.rpartition(".")[2]
     manifest = json.loads(path.with_name(short + catalog.MANIFEST_SUFFIX).read_text())
-    assert manifest["module"] == short
+    assert manifest["module"] == name
+    assert manifest["build_abi"] == catalog.load(name).BUILD_ABI
     assert manifest["protocol"] == catalog.PROTOCOL and manifest["envhive_version"] == envhive.__version__
     module = catalog.load(name)
     # Python-authored envs compiled by other tests join _native at run time; they are not built in.

@@ -17,13 +17,16 @@ from envhive._version import __version__
 from envhive.authoring import PyEnv, compile_env
 from envhive.errors import (
     EnvError,
+    IncompatibleModuleError,
     MissingExtraError,
     PoolBusyError,
     PoolClosedError,
     ResetNeeded,
+    TaskConflictError,
     UnknownTaskError,
 )
 from envhive.registry import PoolConfig, TaskSpec, list_envs, make_spec, register_gymnasium_envs
+from envhive.sdk import cmake_dir
 from envhive.vector import HiveVectorEnv
 
 
@@ -56,15 +59,18 @@ register_gymnasium_envs()
 __all__ = [
     "EnvError",
     "HiveVectorEnv",
+    "IncompatibleModuleError",
     "MissingExtraError",
     "PoolBusyError",
     "PoolClosedError",
     "PoolConfig",
     "PyEnv",
     "ResetNeeded",
+    "TaskConflictError",
     "TaskSpec",
     "UnknownTaskError",
     "__version__",
+    "cmake_dir",
     "list_envs",
     "make",
     "make_dm",
