@@ -10,8 +10,9 @@ QUALIFIED_NAME is the module's import name (``envhive._native``, ``mypkg._envs``
   libmujoco or ALE). See envhive.catalog.
 - ``<name>.pyi``, the module's type stubs (nanobind's stub generator), shipped with ``py.typed``.
 
-A module that cannot be imported here (e.g. ale-py, which holds the ROMs, is missing from the build
-environment) gets neither file: envhive then loads it to list its tasks.
+A built-in module that cannot be imported here (e.g. ale-py, which holds the ROMs, is missing from the
+build environment) gets neither file: envhive then loads it to list its tasks. A plug-in's module
+must load where it builds (a bad task declaration or registration fails its build).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ def main(module_file: str, qualified: str, out_dir: str) -> int:
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
     except ImportError as e:
+        if not qualified.startswith("envhive."):  # a plug-in: its tasks must register where it builds
+            print(f"envhive: {qualified} cannot be loaded to write its task manifest: {e}", file=sys.stderr)
+            return 1
         print(f"envhive: no task manifest for {name} ({e}); it will be loaded at import", file=sys.stderr)
         return 0
     tasks = module.task_manifest()

@@ -345,14 +345,19 @@ class _Catalog:
                 if name == "envhive._native":
                     raise ImportError("envhive._native is not built: reinstall envhive (pip install .)")
                 if family.plugin is not None:
-                    self._unavailable[name] = IncompatibleModuleError(
+                    folder = _package_folder(name)
+                    error = IncompatibleModuleError(
                         f"{family.describe()} is not importable by this Python ({sys.implementation.cache_tag})"
-                        f"{_other_builds(name)}; rebuild it here: {rebuild_command(family)}"
+                        f"{_other_builds(folder, name)}; rebuild it here: {rebuild_command(family)}"
                     )
+                    self._unavailable[name] = error
+                    stray = None if folder is None else _read_manifest(folder, name)
+                    for task_id in (stray or {}).get("tasks") or {}:  # its tasks say why they cannot run
+                        self._refused.setdefault(str(task_id), error)
                 else:
                     self._unavailable.setdefault(name, ImportError(f"{name} is not built"))
                 continue
-            data = _read_manifest(path, name)
+            data = _read_manifest(path.parent, name)
             if name == "envhive._native" and data is not None:
                 self._own_abi = data.get("build_abi")
             if family.plugin is not None and data is not None:
@@ -482,19 +487,24 @@ def _find_spec(qualified: str, search: list[str] | None) -> Any:
     return None
 
 
-def _other_builds(name: str) -> str:
-    """', found <file>' when the package holds a build of the module for another Python."""
-    package, _, short = name.rpartition(".")
-    folder = _module_path(package) if package else None
-    if folder is None:
-        return ""
-    found = sorted(p.name for p in folder.parent.glob(f"{short}.*") if p.suffix in (".so", ".pyd", ".dylib"))
+def _package_folder(name: str) -> Path | None:
+    """The folder of the package holding module ``name`` (found without importing it), or None."""
+    package = name.rpartition(".")[0]
+    init = _module_path(package) if package else None
+    return None if init is None else init.parent
+
+
+def _other_builds(folder: Path | None, name: str) -> str:
+    """', found <file>' when the package folder holds builds of the module for another Python."""
+    short = name.rpartition(".")[2]
+    found = [] if folder is None else sorted(p.name for p in folder.glob(f"{short}.*") if p.suffix in (".so", ".pyd"))
     return f", found {', '.join(found)} (built for another Python)" if found else ""
 
 
-def _read_manifest(path: Path, name: str) -> dict[str, Any] | None:
-    """The manifest beside a module file, or None when it has none this package can read."""
-    manifest = path.with_name(name.rpartition(".")[2] + MANIFEST_SUFFIX)
+def _read_manifest(folder: Path, name: str) -> dict[str, Any] | None:
+    """The manifest of module ``name`` in ``folder`` (beside the module), or None when there is
+    none this package can read."""
+    manifest = folder / (name.rpartition(".")[2] + MANIFEST_SUFFIX)
     try:
         data = json.loads(manifest.read_text())
     except (OSError, ValueError):
