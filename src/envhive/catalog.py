@@ -231,6 +231,12 @@ class _Catalog:
             self._read_manifests()
             return self._refused.get(task_id)
 
+    def refused_task_ids(self) -> list[str]:
+        """The task ids that modules define but that cannot run (:meth:`problem` says why)."""
+        with self._lock:
+            self._read_manifests()
+            return sorted(self._refused)
+
     def problems(self) -> list[str]:
         """What keeps installed plug-ins or their tasks from running, one message each."""
         with self._lock:
@@ -570,6 +576,7 @@ rescan = _catalog.rescan
 module_for = _catalog.module_for
 load = _catalog.load
 problem = _catalog.problem
+refused_task_ids = _catalog.refused_task_ids
 problems = _catalog.problems
 plugins = _catalog.plugins
 

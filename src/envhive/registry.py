@@ -241,7 +241,9 @@ def gymnasium_id(task_id: str) -> str:
 
 def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
     """Register every listed task with Gymnasium (:func:`gymnasium_id`) so ``gymnasium.make_vec``
-    builds envhive's pool (the entry points are strings: nothing is imported until an env is made)."""
+    builds envhive's pool (the entry points are strings: nothing is imported until an env is made).
+    With ``ids`` None, the ids of refused plug-ins and conflicts too, so that making one through
+    Gymnasium raises envhive's explanation rather than Gymnasium's "not found"."""
     for task_id in list_envs() if ids is None else ids:
         full = gymnasium_id(task_id)
         if full in gymnasium.registry:
@@ -253,3 +255,11 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
             max_episode_steps=info.max_episode_steps or None,
             kwargs={"task_id": task_id},
         )
+    if ids is None:  # ids a refused plug-in or a conflict holds: making one raises why (task_info)
+        for task_id in catalog.refused_task_ids():
+            if gymnasium_id(task_id) not in gymnasium.registry:
+                gymnasium.register(
+                    id=gymnasium_id(task_id),
+                    vector_entry_point="envhive.vector:vector_entry_point",
+                    kwargs={"task_id": task_id},
+                )
