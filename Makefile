@@ -28,8 +28,8 @@ test: install lint typecheck native-test
 	$(PY) -m pytest tests
 
 lint: install
-	$(VENV)/bin/ruff check src tests benchmarks csrc examples
-	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/ruff check src tests benchmarks csrc examples templates
+	$(VENV)/bin/ruff format --check src tests templates
 
 typecheck: install
 	$(VENV)/bin/mypy

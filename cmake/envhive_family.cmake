@@ -10,7 +10,8 @@
 #   ENVHIVE_CSRC_DIR  the folder holding core/ and bindings/ (the repository's csrc/, the SDK's csrc/)
 #   ENVHIVE_VERSION   the envhive version the modules report (envhive.catalog refuses any other)
 # Provides:
-#   ENVHIVE_CORE_SOURCES, ENVHIVE_BINDING_SOURCES, ENVHIVE_BINDING_HEADERS (relative to ENVHIVE_CSRC_DIR)
+#   ENVHIVE_CORE_SOURCES, ENVHIVE_BINDING_SOURCES (relative to ENVHIVE_CSRC_DIR; the SDK ships them and
+#                                           every header of core/ and bindings/)
 #   ENVHIVE_COMPILE_OPTIONS                 the compiler options of every envhive target
 #   envhive_add_core()                      the target envhive_core (the engine, a static library)
 #   envhive_find_build_deps()               Python, nanobind and numpy of the build environment (a macro)
@@ -29,7 +30,6 @@ set(ENVHIVE_CORE_SOURCES
 # Compiled into every family module (a per-module C API, e.g. for XLA, goes here too: the SDK ships
 # whatever these lists name).
 set(ENVHIVE_BINDING_SOURCES bindings/module.cc bindings/native_pool.cc bindings/spec_types.cc)
-set(ENVHIVE_BINDING_HEADERS bindings/module_tasks.h bindings/native_pool.h bindings/protocol.h bindings/spec_types.h)
 set(ENVHIVE_METADATA_SCRIPT "${ENVHIVE_CSRC_DIR}/bindings/write_module_metadata.py")
 
 set(ENVHIVE_COMPILE_OPTIONS -ffp-contract=off -Wall -Wextra)  # no FMA contraction: match numpy

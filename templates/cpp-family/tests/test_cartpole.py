@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -23,7 +24,9 @@ REFERENCE = "CartPole-v1"
 MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP, "disabled": AutoresetMode.DISABLED}
 
 
-def reference(num_envs: int, mode: str = "next_step", max_episode_steps: int = 500, **kwargs) -> gymnasium.vector.VectorEnv:
+def reference(
+    num_envs: int, mode: str = "next_step", max_episode_steps: int = 500, **kwargs: Any
+) -> gymnasium.vector.VectorEnv:
     """Gymnasium's own vector env of the task this package reimplements."""
     return gymnasium.vector.SyncVectorEnv(
         [lambda: gymnasium.make(REFERENCE, max_episode_steps=max_episode_steps, **kwargs) for _ in range(num_envs)],
@@ -31,7 +34,14 @@ def reference(num_envs: int, mode: str = "next_step", max_episode_steps: int = 5
     )
 
 
-def lockstep(hive, ref, mode: str, seed: int, steps: int, options: dict | None = None) -> tuple[int, int]:
+def lockstep(
+    hive: envhive.HiveVectorEnv,
+    ref: gymnasium.vector.VectorEnv,
+    mode: str,
+    seed: int,
+    steps: int,
+    options: dict[str, Any] | None = None,
+) -> tuple[int, int]:
     """Step both with the same random actions; every output must be identical. Returns the
     numbers of terminations and truncations seen."""
     n = hive.num_envs
@@ -130,14 +140,15 @@ def test_async_pool_steps_each_env_as_gymnasium_does() -> None:
 
 
 def test_seeds() -> None:
-    def first_obs(**kw) -> np.ndarray:
+    def first_obs(**kw: Any) -> np.ndarray:
         env = envhive.make(TASK, num_envs=3, **kw)
         obs = env.reset()[0].copy()
         env.close()
         return obs
 
     np.testing.assert_array_equal(first_obs(seed=5), reference(3).reset(seed=5)[0])
-    np.testing.assert_array_equal(first_obs(seed=[9, 2, 4]), np.stack([gymnasium.make(REFERENCE).reset(seed=s)[0] for s in (9, 2, 4)]))
+    twins = np.stack([gymnasium.make(REFERENCE).reset(seed=s)[0] for s in (9, 2, 4)])
+    np.testing.assert_array_equal(first_obs(seed=[9, 2, 4]), twins)
     assert not np.array_equal(first_obs(seed=None), first_obs(seed=None))
     env = envhive.make(TASK, num_envs=2, seed=0)
     env.reset()
