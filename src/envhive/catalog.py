@@ -551,6 +551,7 @@ def rebuild_command(family: FamilyModule) -> str:
     its source distribution on the index."""
     pip = f"{shlex.quote(sys.executable)} -m pip install --no-build-isolation --force-reinstall --no-deps"
     name = family.distribution
+    version: str | None
     try:
         dist = importlib.metadata.distribution(name)
         version = dist.version
