@@ -110,5 +110,10 @@ def test_a_module_built_for_another_envhive_is_refused(tmp_path: Path, monkeypat
     module.write_text("PROTOCOL = 1\nENVHIVE_VERSION = '0.0.1'\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     fresh = _Catalog([catalog.FamilyModule("stale_family")])
-    with pytest.raises(ImportError, match=r"built for envhive 0\.0\.1.*envhive " + envhive.__version__ + ".*rebuild"):
+    with pytest.raises(
+        ImportError,
+        match=r"built for envhive 0\.0\.1.*envhive "
+        + envhive.__version__
+        + ".*Rebuild it against this envhive: .*pip install",
+    ):
         fresh.load("stale_family")

@@ -80,7 +80,7 @@ class FamilyModule:
     def describe(self) -> str:
         """The module and where it comes from, for messages."""
         if self.plugin is None:
-            return f"{self.name} (built into envhive {__version__})"
+            return f"{self.name} (a family module of the envhive package)"
         return f"{self.name} (plug-in {self.plugin!r} of distribution {self.distribution} {self.dist_version})"
 
 
