@@ -29,6 +29,8 @@ import pytest
 import envhive
 from envhive import catalog
 
+pytestmark = pytest.mark.sdk
+
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = REPO / "templates" / "cpp-family"
 TASK = "mypkg/CartPole-v1"
