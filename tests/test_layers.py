@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "envhive.dm": 5,
     "envhive.single": 5,
     "envhive.envpool": 5,
+    "envhive.episodes": 5,
     "envhive.adapters": 6,
     "envhive.ray": 6,
     "envhive.cli": 7,

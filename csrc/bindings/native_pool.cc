@@ -142,9 +142,9 @@ class NativePool {
     leave();
   }
 
-  void send(nb::handle actions, nb::handle env_id) {
+  void send(nb::handle actions, nb::handle env_id, bool partial) {
     Call call(*this);
-    send_unguarded(actions, env_id);
+    send_unguarded(actions, env_id, partial);
   }
 
   nb::tuple recv(nb::handle timeout) {
@@ -155,9 +155,9 @@ class NativePool {
     return take_batch();
   }
 
-  nb::tuple step(nb::handle actions, nb::handle env_id) {
+  nb::tuple step(nb::handle actions, nb::handle env_id, bool partial) {
     Call call(*this);
-    send_unguarded(actions, env_id);
+    send_unguarded(actions, env_id, partial);
     check_can_receive();
     wait_batch(std::nullopt, "step()");
     return take_batch();
@@ -239,15 +239,24 @@ class NativePool {
     }
   }
 
-  void send_unguarded(nb::handle actions, nb::handle env_id) {
+  // `partial` (sync pools): env_id may name some envs only; the others hold (kEmit: their rows
+  // report the current observation, reward 0, both flags false), as a partial reset reports them.
+  void send_unguarded(nb::handle actions, nb::handle env_id, bool partial) {
     const std::vector<int32_t>& ids = resolve_ids(env_id);
+    const int n = pool_->options().num_envs;
+    const bool holds = pool_->sync() && ids.size() != static_cast<size_t>(n);
+    if (holds && !partial)
+      throw nb::value_error(("sync mode (batch_size == num_envs) steps all " + std::to_string(n) +
+                             " envs together; got env_id for " + std::to_string(ids.size()) +
+                             ". Use batch_size < num_envs for async stepping")
+                                .c_str());
     nb::object rows = convert_actions(actions, ids);
     if (pool_->never_reset() > 0)
-      for (int32_t id : ids)
+      for (int32_t id : holds ? all_ids_ : ids)
         if (!pool_->was_reset(id))
           raise(error_types().reset_needed, PyExc_RuntimeError,
                 "env " + std::to_string(id) + " has not been reset: call reset() (or async_reset() and recv()) "
-                "before stepping it");
+                "before stepping it" + (holds ? std::string(" (a partial step of a sync pool reports every env)") : ""));
     if (pool_->options().autoreset_mode == AutoresetMode::kDisabled)
       for (int32_t id : ids)
         if (pool_->episode_over(id))
@@ -255,9 +264,23 @@ class NativePool {
                                  " has ended its episode and autoreset_mode is 'disabled': reset it first with "
                                  "reset(options={'reset_mask': mask})")
                                     .c_str());
-    const Command step = Command::kStep;
-    pool_->dispatch(ids.data(), ids.size(), &step, 1,
-                    static_cast<const std::byte*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(rows.ptr()))));
+    const auto* data = static_cast<const std::byte*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(rows.ptr())));
+    if (!holds) {
+      const Command step = Command::kStep;
+      pool_->dispatch(ids.data(), ids.size(), &step, 1, data);
+      return;
+    }
+    // The stepped envs first (their action rows are in that order), then the held ones.
+    held_ids_.assign(ids.begin(), ids.end());
+    held_cmds_.assign(ids.size(), Command::kStep);
+    ++stamp_value_;
+    for (int32_t id : ids) stamp_[static_cast<size_t>(id)] = stamp_value_;
+    for (int32_t id : all_ids_)
+      if (stamp_[static_cast<size_t>(id)] != stamp_value_) {
+        held_ids_.push_back(id);
+        held_cmds_.push_back(Command::kEmit);
+      }
+    pool_->dispatch(held_ids_.data(), held_ids_.size(), held_cmds_.data(), held_cmds_.size(), data);
   }
 
   void queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, bool receive) {
@@ -393,11 +416,6 @@ class NativePool {
                                   .c_str());
       ids_[static_cast<size_t>(i)] = id;
     }
-    if (pool_->sync() && m != n)
-      throw nb::value_error(("sync mode (batch_size == num_envs) steps all " + std::to_string(n) +
-                             " envs together; got env_id for " + std::to_string(m) +
-                             ". Use batch_size < num_envs for async stepping")
-                                .c_str());
     return ids_;
   }
 
@@ -562,6 +580,8 @@ class NativePool {
   std::vector<nb::str> info_names_, final_info_masks_;
   std::vector<std::vector<npy_intp>> info_dims_;
   std::vector<int32_t> all_ids_, ids_;
+  std::vector<int32_t> held_ids_;  // a partial sync step: the stepped envs, then the held ones
+  std::vector<Command> held_cmds_;
   std::vector<uint64_t> stamp_;
   uint64_t stamp_value_ = 0;
 };
@@ -605,9 +625,13 @@ void bind_native_pool(nb::module_& m) {
            "seeds: one per env, or empty for fresh OS entropy.")
       .def_prop_ro("spaces", &NativePool::spaces, nb::rv_policy::reference_internal)
       .def_prop_ro("options", &NativePool::options, nb::rv_policy::reference_internal)
-      .def("send", &NativePool::send, nb::arg("actions"), nb::arg("env_id").none() = nb::none())
+      .def("send", &NativePool::send, nb::arg("actions"), nb::arg("env_id").none() = nb::none(), nb::kw_only(),
+           nb::arg("partial") = false,
+           "partial: a sync pool may step only the envs in env_id; the others hold and report their current "
+           "observation (reward 0, flags false).")
       .def("recv", &NativePool::recv, nb::arg("timeout").none() = nb::none())
-      .def("step", &NativePool::step, nb::arg("actions"), nb::arg("env_id").none() = nb::none())
+      .def("step", &NativePool::step, nb::arg("actions"), nb::arg("env_id").none() = nb::none(), nb::kw_only(),
+           nb::arg("partial") = false)
       .def("reset", &NativePool::reset, nb::kw_only(), nb::arg("mask").none() = nb::none(),
            nb::arg("seeds") = nb::dict(), nb::arg("options") = nb::dict())
       .def("async_reset", &NativePool::async_reset, nb::kw_only(), nb::arg("mask").none() = nb::none(),

@@ -6,7 +6,9 @@
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
 The package, bottom up (each module imports only from the layers below it; tests/test_layers.py
-checks): errors, spaces -> catalog -> authoring -> registry -> vector, dm -> cli, bench.
+checks): errors, spaces -> catalog -> authoring -> registry -> vector, dm, single, episodes, envpool
+-> cli, bench. ``import envhive.envpool as envpool`` is EnvPool's API (docs/envpool-migration.md);
+``gymnasium.make("envhive/<id>")`` gives one env (envhive.single.HiveEnv).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from envhive._version import __version__
 from envhive.authoring import PyEnv, compile_env
+from envhive.episodes import Episode, Episodes, EpisodeStatistics, RecordEpisodeStatistics
 from envhive.errors import (
     EnvError,
     IncompatibleModuleError,
@@ -58,6 +61,9 @@ register_gymnasium_envs()
 
 __all__ = [
     "EnvError",
+    "Episode",
+    "EpisodeStatistics",
+    "Episodes",
     "HiveVectorEnv",
     "IncompatibleModuleError",
     "MissingExtraError",
@@ -65,6 +71,7 @@ __all__ = [
     "PoolClosedError",
     "PoolConfig",
     "PyEnv",
+    "RecordEpisodeStatistics",
     "ResetNeeded",
     "TaskConflictError",
     "TaskSpec",

@@ -239,11 +239,19 @@ def gymnasium_id(task_id: str) -> str:
     return task_id if "/" in task_id else f"{GYM_NAMESPACE}/{task_id}"
 
 
+def reward_threshold(task_id: str) -> float | None:
+    """The return at which the task counts as solved: Gymnasium's for the same id (e.g. 475 for
+    CartPole-v1, 4800 for HalfCheetah-v5), None where Gymnasium registers none."""
+    spec = gymnasium.registry.get(task_id)
+    return None if spec is None or spec.reward_threshold is None else float(spec.reward_threshold)
+
+
 def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
-    """Register every listed task with Gymnasium (:func:`gymnasium_id`) so ``gymnasium.make_vec``
-    builds envhive's pool (the entry points are strings: nothing is imported until an env is made).
-    With ``ids`` None, the ids of refused plug-ins and conflicts too, so that making one through
-    Gymnasium raises envhive's explanation rather than Gymnasium's "not found"."""
+    """Register every listed task with Gymnasium (:func:`gymnasium_id`): ``gymnasium.make`` builds
+    one env (:class:`envhive.single.HiveEnv`, wrapped in the registered ``TimeLimit``),
+    ``gymnasium.make_vec`` envhive's pool. The entry points are strings: nothing is imported until
+    an env is made. With ``ids`` None, the ids of refused plug-ins and conflicts too, so that making
+    one through Gymnasium raises envhive's explanation rather than Gymnasium's "not found"."""
     for task_id in list_envs() if ids is None else ids:
         full = gymnasium_id(task_id)
         if full in gymnasium.registry:
@@ -251,8 +259,10 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
         info = catalog.get(task_id)
         gymnasium.register(
             id=full,
+            entry_point="envhive.single:HiveEnv",
             vector_entry_point="envhive.vector:vector_entry_point",
             max_episode_steps=info.max_episode_steps or None,
+            reward_threshold=reward_threshold(task_id),
             kwargs={"task_id": task_id},
         )
     if ids is None:  # ids a refused plug-in or a conflict holds: making one raises why (task_info)
@@ -260,6 +270,7 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
             if gymnasium_id(task_id) not in gymnasium.registry:
                 gymnasium.register(
                     id=gymnasium_id(task_id),
+                    entry_point="envhive.single:HiveEnv",
                     vector_entry_point="envhive.vector:vector_entry_point",
                     kwargs={"task_id": task_id},
                 )

@@ -75,26 +75,44 @@ class HiveVectorEnv(VectorEnv):
         per_env = self._reset_options(options, mask)
         return self._pool.reset(mask=None if mask is None else mask.tolist(), seeds=seeds, options=per_env)
 
-    def step(self, actions: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(
+        self, actions: Any, env_id: Any = None, *, partial: bool = False
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step and return ``(obs, rewards, terminations, truncations, infos)``.
 
         Sync mode steps every env. Async mode sends ``actions`` to ``env_id`` (default: all
         envs) and returns the next ``batch_size`` envs to finish.
+
+        ``partial=True`` lets a sync pool step only the envs in ``env_id``: every env's row still
+        comes back, the others holding their state (their current observation, reward 0, both
+        flags False), as ``reset(options={"reset_mask": ...})`` reports the envs it does not reset.
         """
+        if partial:
+            return self._pool.step(actions, env_id, partial=True)
         return self._pool.step(actions, env_id)
 
     # ------------------------------------------------------------------ EnvPool API
-    def send(self, actions: Any, env_id: Any = None) -> None:
-        """Queue ``actions`` for ``env_id`` (default: every env) and return at once."""
-        self._pool.send(actions, env_id)
+    def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
+        """Queue ``actions`` for ``env_id`` (default: every env) and return at once (``partial``:
+        as for :meth:`step`)."""
+        if partial:
+            self._pool.send(actions, env_id, partial=True)
+        else:
+            self._pool.send(actions, env_id)
 
     def recv(self, timeout: float | None = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s."""
         return self._pool.recv(timeout)
 
-    def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
-        """Reset every env without waiting; collect the results with ``recv()``."""
-        self._pool.async_reset(seeds=self._seed_map(seed, None))
+    def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
+        """Reset every env (or those ``reset_mask``, a bool array of shape ``(num_envs,)``, selects)
+        without waiting; collect the results with ``recv()``."""
+        if reset_mask is None:
+            self._pool.async_reset(seeds=self._seed_map(seed, None))
+            return
+        mask = self._reset_mask({"reset_mask": reset_mask})
+        assert mask is not None
+        self._pool.async_reset(mask=mask.tolist(), seeds=self._seed_map(seed, mask))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
