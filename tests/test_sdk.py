@@ -188,10 +188,23 @@ for t in range(80):
 vec = gymnasium.make_vec({TASK!r}, num_envs=2, autoreset_mode="same_step")
 dm = envhive.make_dm({TASK!r}, num_envs=2)
 print(type(env).__name__, type(vec).__name__, type(dm).__name__, dm.reset().observation.shape)
+single, twin = gymnasium.make({TASK!r}), gymnasium.make("CartPole-v1")
+np.testing.assert_array_equal(single.reset(seed=5)[0], twin.reset(seed=5)[0])
+for t in range(200):
+    mine, theirs = single.step(t % 2)[:4], twin.step(t % 2)[:4]
+    for x, y in zip(mine, theirs):
+        np.testing.assert_array_equal(x, y)
+    if mine[2] or mine[3]:
+        break
+print(type(single.unwrapped).__name__)
 """
     out = _python(code, plugins.site)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["imported before make: False", "HiveVectorEnv HiveVectorEnv HiveDmEnv (2, 4)"]
+    assert out.stdout.splitlines() == [
+        "imported before make: False",
+        "HiveVectorEnv HiveVectorEnv HiveDmEnv (2, 4)",
+        "HiveEnv",
+    ]
 
 
 def test_a_plugin_built_for_another_envhive_is_refused_with_the_rebuild_command(plugins: Plugins) -> None:
