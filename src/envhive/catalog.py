@@ -46,13 +46,15 @@ from envhive.errors import (
     MissingExtraError,
     PoolBusyError,
     PoolClosedError,
+    RenderError,
     ResetNeeded,
     TaskConflictError,
 )
-from envhive.spaces import ConfigDecl, InfoDecl, SpaceDecl
+from envhive.images import read_png_rgba
+from envhive.spaces import ConfigDecl, InfoDecl, RenderDecl, SpaceDecl
 
 # The interface version between family modules and this package (csrc/bindings/protocol.h).
-PROTOCOL = 1
+PROTOCOL = 2
 MANIFEST_SUFFIX = ".tasks.json"
 # Plug-ins declare their family modules here: [project.entry-points."envhive.families"] mypkg = "mypkg._envs"
 PLUGIN_GROUP = "envhive.families"
@@ -121,11 +123,12 @@ BUILTIN_MODULES: tuple[FamilyModule, ...] = (
 
 @dataclass(frozen=True)
 class DefaultSpaces:
-    """A task's spaces for its default config."""
+    """A task's spaces (and frames) for its default config."""
 
     observation: SpaceDecl
     action: SpaceDecl
     infos: tuple[InfoDecl, ...]
+    render: RenderDecl | None = None  # None: the task has no renderer
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,10 @@ class TaskInfo:
             config=tuple(ConfigDecl(f.name, f.default, f.doc) for f in t.config),
             reset_options=tuple((n, d) for n, d in t.reset_options),
             default_spaces=DefaultSpaces(
-                SpaceDecl.of(s.observation), SpaceDecl.of(s.action), tuple(InfoDecl.of(i) for i in s.infos)
+                SpaceDecl.of(s.observation),
+                SpaceDecl.of(s.action),
+                tuple(InfoDecl.of(i) for i in s.infos),
+                RenderDecl.of(s.render),
             ),
         )
 
@@ -187,6 +193,7 @@ class TaskInfo:
                 SpaceDecl.from_json(spaces["observation"]),
                 SpaceDecl.from_json(spaces["action"]),
                 tuple(InfoDecl.from_json(i) for i in spaces["infos"]),
+                RenderDecl.from_json(spaces.get("render")),
             ),
         )
 
@@ -306,8 +313,13 @@ class _Catalog:
                 self._unavailable[name] = e
                 raise
             module.set_error_types(
-                env_error=EnvError, reset_needed=ResetNeeded, pool_closed=PoolClosedError, pool_busy=PoolBusyError
+                env_error=EnvError,
+                reset_needed=ResetNeeded,
+                pool_closed=PoolClosedError,
+                pool_busy=PoolBusyError,
+                render_error=RenderError,
             )
+            module.set_image_reader(read_png_rgba)  # render images (Pendulum's arrow), read on first use
             self._loaded[name] = module
             return module
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from gymnasium.vector import AutoresetMode
 from envhive import authoring, catalog
 from envhive.catalog import TaskInfo
 from envhive.errors import UnknownTaskError
-from envhive.spaces import InfoLike, SpaceLike, info_fields, to_gym_space
+from envhive.spaces import InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
 
 GYM_NAMESPACE = "envhive"
 AUTORESET_MODES = {
@@ -39,7 +39,9 @@ POOL_KWARGS: dict[str, str] = {
     "seed": "int (env i gets seed + i; default 42), a sequence of num_envs ints, or None (OS entropy)",
     "max_episode_steps": "time limit per episode (truncation); default: the task's",
     "autoreset_mode": "'next_step' (default), 'same_step' or 'disabled' (or a gymnasium AutoresetMode)",
+    "render_mode": "None (default) or 'rgb_array': render() returns every env's frame, drawn on the pool's threads",
 }
+RENDER_MODES = ("rgb_array",)
 DEFAULT_SEED = 42
 
 
@@ -53,6 +55,7 @@ class PoolConfig:
     thread_affinity_offset: int = -1
     seeds: list[int] | None = None  # one per env; None: fresh OS entropy
     autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
+    render_mode: str | None = None  # "rgb_array": render() draws frames
 
     @property
     def is_async(self) -> bool:
@@ -73,6 +76,8 @@ class TaskSpec:
     """Single-env action space."""
     info_fields: dict[str, tuple[np.dtype[Any], tuple[int, ...]]]
     pool: PoolConfig
+    render: RenderDecl | None = None
+    """The frames its renderer draws for this config (None: the task has no renderer)."""
 
     @property
     def id(self) -> str:
@@ -133,7 +138,31 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
             return [float(v) for v in value]
         except (TypeError, ValueError):
             pass
+    elif want is dict and isinstance(value, Mapping):
+        table = _number_table(value)
+        if table is not None:
+            return table
+        raise TypeError(f"{task_id}: kwarg {name!r} must be a dict of str -> number or list of numbers, got {value!r}")
     raise TypeError(f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}")
+
+
+def _number_table(value: Mapping[Any, Any]) -> dict[str, float | list[float]] | None:
+    """A dict of numbers / sequences of numbers (e.g. default_camera_config) with plain float values,
+    or None when it is not one."""
+    out: dict[str, float | list[float]] = {}
+    for key, v in value.items():
+        if not isinstance(key, str):
+            return None
+        if isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_):
+            out[key] = float(v)
+        elif isinstance(v, Sequence | np.ndarray) and not isinstance(v, str):
+            try:
+                out[key] = [float(x) for x in np.asarray(v).ravel()]
+            except (TypeError, ValueError):
+                return None
+        else:
+            return None
+    return out
 
 
 def _int_kwarg(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
@@ -192,7 +221,10 @@ def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
     if not isinstance(mode, AutoresetMode):
         raise ValueError(f"unknown autoreset_mode {mode!r}; valid: {', '.join(AUTORESET_MODES)}")
     seeds = resolve_seeds(kwargs.get("seed", DEFAULT_SEED), num_envs)
-    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode)
+    render_mode = kwargs.get("render_mode")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"unknown render_mode {render_mode!r}; envhive renders {', '.join(RENDER_MODES)} (or None)")
+    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode, render_mode)
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
@@ -209,7 +241,13 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
 
     config = dict(defaults)
     for name, value in kwargs.items():
-        if name in defaults and not (name == "max_episode_steps" and value is None):
+        if name not in defaults:
+            continue
+        if value is None:
+            # Gymnasium's Optional kwargs (camera_id=None, max_episode_steps=None, ...): the default;
+            # a dict kwarg given None is empty (default_camera_config=None: no camera settings).
+            config[name] = {} if isinstance(defaults[name], dict) else defaults[name]
+        else:
             config[name] = _check_value(info.id, name, value, defaults[name])
     if config["max_episode_steps"] < 0:
         raise ValueError(f"max_episode_steps must be >= 0 (0: no limit), got {config['max_episode_steps']}")
@@ -220,9 +258,13 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         obs_decl: SpaceLike = spaces.observation
         act_decl: SpaceLike = spaces.action
         infos: Sequence[InfoLike] = spaces.infos
+        render = spaces.render
     else:
         decl = catalog.module_for(info.id).task_spaces(info.id, config)
         obs_decl, act_decl, infos = decl.observation, decl.action, decl.infos
+        render = RenderDecl.of(decl.render)
+    if pool.render_mode is not None and render is None:
+        raise ValueError(f"{info.id} has no renderer: render_mode must be None (it renders no {pool.render_mode!r})")
     return TaskSpec(
         task=info,
         config=config,
@@ -230,6 +272,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         action_space=to_gym_space(act_decl),
         info_fields=info_fields(infos),
         pool=pool,
+        render=render,
     )
 
 
