@@ -25,11 +25,13 @@ from envhive.authoring import PyEnv, compile_env
 from envhive.episodes import Episode, Episodes, EpisodeStatistics, RecordEpisodeStatistics
 from envhive.errors import (
     EnvError,
+    IncompatibleModuleError,
     MissingExtraError,
     PoolBusyError,
     PoolClosedError,
     RenderError,
     ResetNeeded,
+    TaskConflictError,
     UnknownTaskError,
 )
 from envhive.process import ProcessVectorEnv, WorkerDiedError
@@ -42,6 +44,7 @@ from envhive.registry import (
     make_spec,
     register_gymnasium_envs,
 )
+from envhive.sdk import cmake_dir
 from envhive.vector import HiveVectorEnv
 
 Task = str | type[PyEnv] | Callable[..., Any]
@@ -116,6 +119,7 @@ __all__ = [
     "EpisodeStatistics",
     "Episodes",
     "HiveVectorEnv",
+    "IncompatibleModuleError",
     "MissingExtraError",
     "PoolBusyError",
     "PoolClosedError",
@@ -125,11 +129,13 @@ __all__ = [
     "RecordEpisodeStatistics",
     "RenderError",
     "ResetNeeded",
+    "TaskConflictError",
     "TaskSpec",
     "UnknownTaskError",
     "WorkerDiedError",
     "__version__",
     "backend_for",
+    "cmake_dir",
     "list_envs",
     "make",
     "make_dm",

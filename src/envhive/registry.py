@@ -105,13 +105,17 @@ def task_info(task_id: str) -> TaskInfo:
         task_id = task_id[len(GYM_NAMESPACE) + 1 :]
     task_id = authoring.resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
     info = catalog.find(task_id)
+    if info is None and (problem := catalog.problem(task_id)) is not None:
+        raise problem  # two modules define it, or its plug-in was built for another envhive
     if info is None and catalog.rescan():  # a task no manifest lists (e.g. an extra ROM)
         info = catalog.find(task_id)
     if info is None:
         ids = catalog.task_ids()
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
+        unusable = catalog.problems()
+        plugins = f"; plug-ins that cannot be used: {' | '.join(unusable)}" if unusable else ""
+        raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all){plugins}")
     return info
 
 
@@ -307,6 +311,12 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     )
 
 
+def gymnasium_id(task_id: str) -> str:
+    """The Gymnasium id of a task: ``envhive/<id>``, or the id itself when it carries a namespace of
+    its own (a plug-in's ``mypkg/MyTask-v0``; Gymnasium ids have at most one)."""
+    return task_id if "/" in task_id else f"{GYM_NAMESPACE}/{task_id}"
+
+
 def reward_threshold(task_id: str) -> float | None:
     """The return at which the task counts as solved: Gymnasium's for the same id (e.g. 475 for
     CartPole-v1, 4800 for HalfCheetah-v5), None where Gymnasium registers none."""
@@ -315,11 +325,13 @@ def reward_threshold(task_id: str) -> float | None:
 
 
 def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
-    """Register every listed task as ``envhive/<id>``: ``gymnasium.make`` builds one env
-    (:class:`envhive.single.HiveEnv`, wrapped in the registered ``TimeLimit``), ``gymnasium.make_vec``
-    envhive's pool. The entry points are strings: nothing is imported until an env is made."""
+    """Register every listed task with Gymnasium (:func:`gymnasium_id`): ``gymnasium.make`` builds
+    one env (:class:`envhive.single.HiveEnv`, wrapped in the registered ``TimeLimit``),
+    ``gymnasium.make_vec`` envhive's pool. The entry points are strings: nothing is imported until
+    an env is made. With ``ids`` None, the ids of refused plug-ins and conflicts too, so that making
+    one through Gymnasium raises envhive's explanation rather than Gymnasium's "not found"."""
     for task_id in list_envs() if ids is None else ids:
-        full = f"{GYM_NAMESPACE}/{task_id}"
+        full = gymnasium_id(task_id)
         if full in gymnasium.registry:
             continue
         info = catalog.get(task_id)
@@ -331,3 +343,12 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
             reward_threshold=reward_threshold(task_id),
             kwargs={"task_id": task_id},
         )
+    if ids is None:  # ids a refused plug-in or a conflict holds: making one raises why (task_info)
+        for task_id in catalog.refused_task_ids():
+            if gymnasium_id(task_id) not in gymnasium.registry:
+                gymnasium.register(
+                    id=gymnasium_id(task_id),
+                    entry_point="envhive.single:HiveEnv",
+                    vector_entry_point="envhive.vector:vector_entry_point",
+                    kwargs={"task_id": task_id},
+                )
