@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' \)) CMakeLists.txt pyproject.toml
+SOURCES := $(shell find csrc src cmake -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' -o -name '*.cmake' \)) CMakeLists.txt pyproject.toml
 
 NATIVE_TESTS := build/native-tests
 
@@ -15,7 +15,7 @@ $(VENV)/bin/python:
 
 # Build requirements go into the venv so rebuilds reuse one CMake build dir (build/).
 $(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.1,<1.5"
+	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.1,<1.5" "jaxlib>=0.10,<0.11"
 	$(PIP) install --quiet --no-build-isolation -e ".[test]"
 	touch $@
 

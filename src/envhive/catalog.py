@@ -29,7 +29,7 @@ from envhive.errors import EnvError, MissingExtraError, PoolBusyError, PoolClose
 from envhive.spaces import ConfigDecl, InfoDecl, SpaceDecl
 
 # The interface version between family modules and this package (csrc/bindings/protocol.h).
-PROTOCOL = 1
+PROTOCOL = 2
 MANIFEST_SUFFIX = ".tasks.json"
 
 
