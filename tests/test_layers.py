@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "envhive.dm": 5,
     "envhive.single": 5,
     "envhive.envpool": 5,
+    "envhive.xla": 5,
     "envhive.adapters": 6,
     "envhive.ray": 6,
     "envhive.cli": 7,
@@ -47,6 +48,7 @@ AUTHORING = ["signatures", "declaration", "fingerprint", "compiler", "registrati
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
+    ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
 }

@@ -455,7 +455,14 @@ class NativePool {
       copy_column(L.infos[f].in(blk), sp.infos[f].dtype, info_values(f), out[k++], sp.infos[f].name.c_str());
     if (pool_->options().autoreset_mode != AutoresetMode::kSameStep) return;
     copy_column(reinterpret_cast<const std::byte*>(L.final_mask.in(blk)), DType::kBool, rows, out[k++], "final_mask");
-    copy_column(L.final_obs.in(blk), sp.observation.dtype, obs_values, out[k++], "final_obs");
+    copy_column(L.final_obs.in(blk), sp.observation.dtype, obs_values, out[k], "final_obs");
+    {  // dense: zeros where no episode ended (the block holds whatever was there; numpy shows None)
+      const bool* mask = L.final_mask.in(blk);
+      const size_t row_bytes = sp.observation.count() * dtype_size(static_cast<DType>(out[k].dtype));
+      for (size_t r = 0; r < rows; ++r)
+        if (!mask[r]) std::memset(static_cast<std::byte*>(out[k].data) + r * row_bytes, 0, row_bytes);
+      ++k;
+    }
     copy_column(reinterpret_cast<const std::byte*>(L.final_elapsed_step.in(blk)), DType::kInt32, rows, out[k++],
                 "final elapsed_step");
     for (size_t f = 0; f < sp.infos.size(); ++f)

@@ -15,6 +15,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive import catalog
+from envhive.errors import MissingExtraError
 from envhive.registry import TaskSpec, make_spec, resolve_seeds
 
 # Gymnasium's autoreset modes by the names the native modules bind them under.
@@ -95,6 +96,19 @@ class HiveVectorEnv(VectorEnv):
     def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
         """Reset every env without waiting; collect the results with ``recv()``."""
         self._pool.async_reset(seeds=self._seed_map(seed, None))
+
+    # ------------------------------------------------------------------ JAX
+    def xla(self) -> Any:
+        """EnvPool's ``(handle, recv, send, step)``: this pool inside ``jax.jit`` / ``lax.scan`` /
+        ``vmap`` through XLA FFI (see :mod:`envhive.xla`); needs the ``jax`` extra. Reset the pool
+        (``reset()``, or ``async_reset()`` in async mode) before the compiled program runs."""
+        try:
+            from envhive.xla import make_xla  # jax is an optional extra: imported on first use
+        except ModuleNotFoundError as e:
+            if e.name is not None and e.name.split(".")[0] in ("jax", "jaxlib"):
+                raise MissingExtraError(f'env.xla() needs JAX: pip install "envhive[jax]" ({e})') from e
+            raise
+        return make_xla(self)
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
