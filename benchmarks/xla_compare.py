@@ -2,7 +2,7 @@
 
 For each task (CartPole-v1 N=64, HalfCheetah-v5 N=16, Pong-v5 N=16 by default) and each repetition,
 one worker process per engine builds a sync pool, compiles, and times every variant on the same
-number of steps with random actions:
+number of steps with random actions (3 interleaved timed runs each, median):
 
 * ``numpy loop``: ``env.step(a)`` from Python, actions drawn beforehand with numpy;
 * ``jit scan, jax.random``: ``lax.scan`` of ``step`` with the actions drawn by ``jax.random`` inside;
@@ -35,8 +35,8 @@ from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # task -> (num_envs, steps per timed run)
-CASES: dict[str, tuple[int, int]] = {"CartPole-v1": (64, 3000), "HalfCheetah-v5": (16, 300), "Pong-v5": (16, 60)}
-VMAP_TASKS = {"CartPole-v1": 3000, "HalfCheetah-v5": 150}  # 4 x 16 vs 64 envs; steps per timed run
+CASES: dict[str, tuple[int, int]] = {"CartPole-v1": (64, 2000), "HalfCheetah-v5": (16, 200), "Pong-v5": (16, 40)}
+VMAP_TASKS = {"CartPole-v1": 2000, "HalfCheetah-v5": 100}  # 4 x 16 vs 64 envs; steps per timed run
 
 
 # ------------------------------------------------------------------------------------------ workers
@@ -55,9 +55,9 @@ def _sampler(space: Any, n: int) -> tuple[Any, Any]:
             lambda key: jax.random.randint(key, (n,), 0, k)
         )
     lo, hi = float(space.low.min()), float(space.high.max())
-    shape = space.shape
-    return (lambda steps: rng.uniform(lo, hi, (steps, n, *shape)).astype(np.float32)), (
-        lambda key: jax.random.uniform(key, (n, *shape), minval=lo, maxval=hi)
+    shape, dtype = space.shape, space.dtype  # the space's own dtype (EnvPool reads it blind)
+    return (lambda steps: rng.uniform(lo, hi, (steps, n, *shape)).astype(dtype)), (
+        lambda key: jax.random.uniform(key, (n, *shape), dtype, minval=lo, maxval=hi)
     )
 
 
@@ -108,14 +108,22 @@ def _time_variants(env: Any, step: Any, handle: Any, n: int, steps: int) -> dict
         for t in range(steps):
             env.step(acts_np[t])
 
-    out: dict[str, float] = {}
     variants = {"numpy loop": run_numpy, "jit scan, jax.random": run_random, "jit scan, precomputed": run_pre}
-    for name, fn in variants.items():
-        fn()  # compile (the scans) and warm up
-        t0 = time.perf_counter()
+    return _interleaved(variants, steps * n)
+
+
+def _interleaved(variants: dict[str, Any], env_steps: int, rounds: int = 3) -> dict[str, Any]:
+    """Median steps/s of each variant over `rounds` interleaved timed runs, after one warm-up
+    (compilation) run each."""
+    for fn in variants.values():
         fn()
-        out[name] = steps * n / (time.perf_counter() - t0)
-    return out
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, fn in variants.items():
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    return {name: env_steps / statistics.median(t) for name, t in times.items()}
 
 
 def worker_envhive(task: str, n: int, steps: int, threads: int) -> dict[str, Any]:
@@ -134,8 +142,14 @@ def worker_envpool(task: str, n: int, steps: int, threads: int) -> dict[str, Any
     import envpool
     import jax
     import jax.numpy as jnp
+    import numpy as np
 
     env = envpool.make(task, env_type="gymnasium", num_envs=n, batch_size=n, num_threads=threads, seed=0)
+    if env.action_space.dtype == np.float64:
+        # EnvPool's xla() reads actions as the space's dtype without checking what it is given:
+        # float32 actions for its float64 MuJoCo action space corrupt the heap (free(): invalid
+        # next size). Its float64 actions need jax_enable_x64.
+        jax.config.update("jax_enable_x64", True)
     handle, _, _, step = env.xla()
     env.reset()
     res: dict[str, Any] = _time_variants(env, step, handle, n, steps)
@@ -197,12 +211,7 @@ def worker_vmap(task: str, steps: int, threads: int) -> dict[str, Any]:
         "vmap: 4 pools x 16, 1 thread each": run_batched(vmapped, 1),
         "lax.map: 4 pools x 16 (2 threads each), one after another": run_batched(one_by_one, 2),
     }
-    out: dict[str, Any] = {}
-    for name, fn in variants.items():
-        fn()
-        t0 = time.perf_counter()
-        fn()
-        out[name] = steps * 64 / (time.perf_counter() - t0)
+    out = _interleaved(variants, steps * 64)
     out["custom calls in the vmapped scan"] = vmapped.lower(state[1], keys(4)).as_text().count("envhive_step")
     for e in (big, *groups[1], *groups[2]):
         e.close()
@@ -218,7 +227,7 @@ def run_worker(args: list[str]) -> dict[str, Any]:
         [sys.executable, __file__, "--worker", *args], capture_output=True, text=True, env=env, timeout=900
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"worker {args} failed:\n{proc.stderr[-3000:]}")
+        raise RuntimeError(f"worker {args} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
