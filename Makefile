@@ -24,7 +24,7 @@ $(VENV)/bin/python:
 
 # Build requirements go into the venv so rebuilds reuse one CMake build dir (build/).
 $(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5"
+	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5" "jaxlib>=0.10,<0.11"
 	$(PIP) install --quiet --no-build-isolation -e ".[test,$(ADAPTERS)]"
 	$(PIP) install --quiet --no-deps $(ACME)
 	touch $@

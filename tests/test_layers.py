@@ -38,6 +38,7 @@ LAYERS: dict[str, int] = {
     "envhive.single": 5,
     "envhive.envpool": 5,
     "envhive.episodes": 5,
+    "envhive.xla": 5,
     "envhive.adapters": 6,
     "envhive.ray": 6,
     "envhive.cli": 7,
@@ -52,6 +53,7 @@ TRAINER_ENGINE = "a trainer (an optional extra) is imported only in its engine's
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
+    ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.adapters.sb3"): TRAINER_ENGINE,
