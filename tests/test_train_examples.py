@@ -43,24 +43,13 @@ def test_ppo_classic_reaches_475_on_cartpole():
 
 
 def test_ppo_classic_cli_parses_every_flag_and_runs():
-    args = ppo_classic.parse_args(
-        [
-            "--total-timesteps",
-            "2048",
-            "--num-envs",
-            "8",
-            "--no-anneal-lr",
-            "--target-return",
-            "none",
-            "--log-every",
-            "0",
-        ]
-    )
-    assert args.total_timesteps == 2048 and args.num_envs == 8
+    flags = "--total-timesteps 1024 --num-envs 8 --no-anneal-lr --target-return none --log-every 0"
+    args = ppo_classic.parse_args(flags.split())
+    assert args.total_timesteps == 1024 and args.num_envs == 8
     assert args.anneal_lr is False and args.target_return is None
     assert ppo_classic.parse_args([]) == ppo_classic.Args()
     result = ppo_classic.train(args)
-    assert result.global_step == 2048 and not result.reached_target
+    assert result.global_step == 1024 and not result.reached_target
     assert result.episodes > 0  # a random CartPole policy ends episodes within ~20 steps
     assert _finite(result.losses)
     assert ppo_classic.main(["--total-timesteps", "1024", "--log-every", "0"]) == 0
