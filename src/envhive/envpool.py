@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import collections
 import functools
+import importlib.util
 import pprint
 import re
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -531,6 +532,12 @@ def _check_render(task_id: str, render_kwargs: dict[str, Any]) -> str | None:
     return mode
 
 
+def _copy_tree(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_tree(v) for k, v in value.items()}
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
 def _take(value: Any, rows: np.ndarray, n: int) -> Any:
     """Rows ``rows`` of a batch output (each array with n rows; dicts recursively)."""
     if isinstance(value, dict):
@@ -559,6 +566,11 @@ class _EnvPoolEnv:
         self._casts = list(spec._casts.items())
         self._drop_discount = "discount" in spec.task_spec.info_fields
         self._pending_rows: np.ndarray | None = None  # a partial sync send(): the rows recv() returns
+        # EnvPool resets an env on its first step when it was never reset: which envs were.
+        self._started = np.zeros(self._n, dtype=np.bool_)
+        self._all_started = False
+        self._stashed: tuple[Any, Any, Any, Any, dict[str, Any]] | None = None  # a sync send's first step
+        self._initial: tuple[Any, dict[str, Any]] | None = None  # sync: the pool's first full reset
 
     # --- EnvPool's attributes
     @property
@@ -639,20 +651,96 @@ class _EnvPoolEnv:
 
     def _send(self, action: Any, env_id: Any) -> None:
         action, env_id = self._from(action, env_id)
+        fresh = self._fresh(env_id)
+        if fresh is not None:
+            if self._async:
+                self._first_send(action, env_id, fresh)
+            else:  # a sync pool's send is its step: done now, recv() returns it
+                self._stashed = self._first_step(action, env_id, fresh)
+            return
         rows = None if env_id is None or self._async else self._sync_rows(env_id)
         self._vec.send(action, env_id, partial=rows is not None)
         self._pending_rows = rows
 
     def _step(self, action: Any, env_id: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         action, env_id = self._from(action, env_id)
+        fresh = self._fresh(env_id)
+        if fresh is not None:
+            if self._async:
+                self._first_send(action, env_id, fresh)
+                return self._vec.recv()
+            return self._first_step(action, env_id, fresh)
         rows = None if env_id is None or self._async else self._sync_rows(env_id)
         out = self._vec.step(action, env_id, partial=rows is not None)
         return out if rows is None else self._rows(out, rows)
 
     def _recv(self, timeout: float | None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        if self._stashed is not None:
+            out, self._stashed = self._stashed, None
+            return out
         out = self._vec.recv(timeout)
         rows, self._pending_rows = self._pending_rows, None
         return out if rows is None else self._rows(out, rows)
+
+    # --- EnvPool's first step: an env never reset is reset by it (its action is ignored), as after
+    # the end of an episode.
+    def _mark_started(self, ids: Any = None) -> None:
+        if ids is None:
+            self._started[:] = True
+        else:
+            self._started[np.asarray(ids, dtype=np.intp).reshape(-1)] = True
+        self._all_started = bool(self._started.all())
+
+    def _fresh(self, env_id: Any) -> np.ndarray | None:
+        """Which of the call's envs were never reset (a bool per env_id entry); None if none was."""
+        if self._all_started:
+            return None
+        ids = self._all_ids if env_id is None else np.asarray(env_id).reshape(-1)
+        if ids.dtype.kind not in "iu" or (ids.size and (ids.min() < 0 or ids.max() >= self._n)):
+            return None  # the pool refuses these ids with its own message
+        fresh = ~self._started[ids.astype(np.intp)]
+        return fresh if fresh.any() else None
+
+    def _ids(self, env_id: Any) -> np.ndarray:
+        return self._all_ids.astype(np.intp) if env_id is None else np.asarray(env_id).reshape(-1).astype(np.intp)
+
+    def _first_send(self, action: Any, env_id: Any, fresh: np.ndarray) -> None:
+        """Async: the never-reset envs are reset, the others stepped; recv() returns them as they finish."""
+        ids = self._ids(env_id)
+        mask = np.zeros(self._n, dtype=np.bool_)
+        mask[ids[fresh]] = True
+        self._pending_rows = None
+        self._vec.async_reset(reset_mask=mask)
+        self._mark_started(ids[fresh])
+        if not fresh.all():
+            self._vec.send(np.asarray(action)[~fresh], ids[~fresh])
+
+    def _first_step(self, action: Any, env_id: Any, fresh: np.ndarray) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """Sync: the never-reset envs report their first reset (reward 0, flags False), the others
+        step. The pool resets every env the first time (a sync pool reports every env), and an env
+        not stepped holds that reset until its own first step reports it."""
+        ids = self._ids(env_id)
+        self._pending_rows = None
+        first = self._reset_pool_once()
+        self._mark_started(ids[fresh])
+        if fresh.all():
+            assert self._initial is not None
+            obs, info = first if first is not None else self._initial
+            zeros = np.zeros(self._n, dtype=np.bool_)
+            out = (obs, np.zeros(self._n), zeros, zeros.copy(), info)
+        else:  # the fresh envs are held by the partial step: their rows are their reset
+            out = self._vec.step(np.asarray(action)[~fresh], ids[~fresh], partial=True)
+        rows = None if env_id is None else self._sync_rows(ids)
+        return out if rows is None else self._rows(out, rows)
+
+    def _reset_pool_once(self) -> tuple[Any, dict[str, Any]] | None:
+        """Sync: reset every env of the pool if it never was (its output, else None); the rows of
+        envs the user has not reset yet are kept for their first step or reset."""
+        if self._initial is not None:
+            return None
+        obs, info = self._vec.reset()
+        self._initial = (obs.copy(), _copy_tree(info))
+        return obs, info
 
     def _reset(
         self, env_id: Any, seed: Any, options: dict[str, Any] | None
@@ -667,14 +755,30 @@ class _EnvPoolEnv:
             if mask.shape != (self._n,):
                 raise EnvPoolArgumentError(f"reset_mask must have shape ({self._n},), got {mask.shape}")
             env_id = np.flatnonzero(mask)
-        self._pending_rows = None
+        self._pending_rows = self._stashed = None
         if env_id is None:
             obs, info = self._vec.reset(seed=seed, options=options or None)
+            self._mark_started()
+            if not self._async:
+                self._initial = (obs, info)  # (only its being set matters from now on)
             return obs, info, None
         ids = np.asarray(env_id).reshape(-1).astype(np.intp)
         mask = np.zeros(self._n, dtype=np.bool_)
         mask[ids] = True
+        if not self._async:
+            # EnvPool's reset(env_id) of envs never reset gives their first reset. A sync pool
+            # resets every env the first time; an env holds that reset until it is reset or stepped.
+            first = self._reset_pool_once()
+            if seed is None and not options:
+                mask[ids] = ~self._started[ids]  # ids[~mask] still hold their first reset
+                mask = ~mask & np.isin(self._all_ids, ids)
+            if not mask.any():
+                assert self._initial is not None
+                obs, info = first if first is not None else self._initial
+                self._mark_started(ids)
+                return _take(obs, ids, self._n), _take(info, ids, self._n), ids
         obs, info = self._vec.reset(seed=seed, options={"reset_mask": mask, **options})
+        self._mark_started(ids)
         if self._async:
             return obs, info, None
         return _take(obs, ids, self._n), _take(info, ids, self._n), ids
@@ -754,7 +858,7 @@ class GymnasiumEnvPool(_EnvPoolEnv, VectorEnv, gymnasium.Env):  # type: ignore[m
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """Step the envs in ``env_id`` (default: all); returns their rows in env_id's order (async
         mode: the next batch). Rewards are float32, as in EnvPool."""
-        if env_id is None and type(action) is np.ndarray and action.dtype.kind in self._act_kinds:
+        if self._all_started and env_id is None and type(action) is np.ndarray and action.dtype.kind in self._act_kinds:
             obs, reward, terminated, truncated, info = self._vec.step(action)  # the common case, kept short
         else:
             obs, reward, terminated, truncated, info = self._step(action, env_id)
@@ -775,8 +879,9 @@ class GymnasiumEnvPool(_EnvPoolEnv, VectorEnv, gymnasium.Env):  # type: ignore[m
         return obs, reward.astype(np.float32), terminated, truncated, self._info(info)
 
     def async_reset(self) -> None:
-        self._pending_rows = None
+        self._pending_rows = self._stashed = None
         self._vec.async_reset()
+        self._mark_started()
 
     def close(self, **kwargs: Any) -> None:
         _EnvPoolEnv.close(self)
@@ -856,9 +961,10 @@ def _dm_specs() -> _DmSpecs:
             return self._timestep(*self._recv(timeout))
 
         def async_reset(self) -> None:
-            self._pending_rows = None
+            self._pending_rows = self._stashed = None
             self._ended[:] = False
             self._vec.async_reset()
+            self._mark_started()
 
         def observation_spec(self) -> Any:
             return observation(self._spec)
@@ -890,6 +996,7 @@ def _dm_specs() -> _DmSpecs:
                 observation=self._observation(obs, info),
             )
 
+    DMEnvPool.__qualname__ = "DMEnvPool"
     return _DmSpecs(observation, action, DMEnvPool)
 
 
@@ -910,8 +1017,14 @@ def _state_type(spec: EnvSpec) -> Any:
     return collections.namedtuple("State", ["env_id", "players", "obs", *_info_names(spec)])
 
 
+if TYPE_CHECKING:
+    DMEnvPool: TypeAlias = Any
+elif importlib.util.find_spec("dm_env") is not None:
+    DMEnvPool = _dm_specs().environment  # EnvPool's dm facade class (dm-env is the optional [dm] extra)
+
+
 def __getattr__(name: str) -> Any:
-    if name == "DMEnvPool":  # built on first use (dm-env is optional)
+    if name == "DMEnvPool":  # dm-env is not installed: say so
         return _dm_specs().environment
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -929,7 +1042,7 @@ def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     return make_gymnasium(task_id, **kwargs)
 
 
-def make_dm(task_id: str, **kwargs: Any) -> Any:
+def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """EnvPool's dm_env facade of ``task_id`` (needs the ``[dm]`` extra)."""
     render = {k: kwargs.pop(k) for k in _RENDER_KWARGS if k in kwargs}
     mode = _check_render(task_id, render)
@@ -947,12 +1060,13 @@ def make(task_id: str, env_type: str, **kwargs: Any) -> Any:
 
 EnvPool = GymnasiumEnvPool  # EnvPool's protocol name for its envs
 
-__all__ = [
+__all__ = [  # EnvPool's order first
+    "EnvSpec",
     "EnvPool",
+    *(["DMEnvPool"] if importlib.util.find_spec("dm_env") is not None else []),
+    "GymnasiumEnvPool",
     "EnvPoolArgumentError",
     "EnvPoolUnknownTaskError",
-    "EnvSpec",
-    "GymnasiumEnvPool",
     "list_all_envs",
     "make",
     "make_dm",

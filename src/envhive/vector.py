@@ -104,9 +104,15 @@ class HiveVectorEnv(VectorEnv):
         """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s."""
         return self._pool.recv(timeout)
 
-    def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
-        """Reset every env without waiting; collect the results with ``recv()``."""
-        self._pool.async_reset(seeds=self._seed_map(seed, None))
+    def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
+        """Reset every env (or those ``reset_mask``, a bool array of shape ``(num_envs,)``, selects)
+        without waiting; collect the results with ``recv()``."""
+        if reset_mask is None:
+            self._pool.async_reset(seeds=self._seed_map(seed, None))
+            return
+        mask = self._reset_mask({"reset_mask": reset_mask})
+        assert mask is not None
+        self._pool.async_reset(mask=mask.tolist(), seeds=self._seed_map(seed, mask))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()

@@ -1,0 +1,269 @@
+"""envhive.envpool: EnvPool 1.2's API, written from EnvPool's documented API (README, docs/content/
+python_interface.rst, its examples): single-env spaces, make(task_id, env_type), make_gym /
+make_gymnasium / make_dm / make_spec, the spec object, list_all_envs, reset(env_id), step(action,
+env_id), send/recv, info keys, kwargs, task ids, len(env), is_async, the dm facade."""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+import envhive
+import envhive.envpool as envpool
+
+
+def test_module_surface() -> None:
+    assert envpool.__version__ == "1.2.5"
+    assert Path(envpool.__file__).with_name("py.typed").is_file()
+    for name in ("EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool", "make", "make_spec", "list_all_envs"):
+        assert name in envpool.__all__ and getattr(envpool, name) is not None
+    assert typing.get_type_hints(envpool.make_spec)["return"] is envpool.EnvSpec
+    assert typing.get_type_hints(envpool.make_gym)["return"] is envpool.GymnasiumEnvPool
+    assert typing.get_type_hints(envpool.make_gymnasium)["return"] is envpool.GymnasiumEnvPool
+    assert typing.get_type_hints(envpool.make_dm)["return"] is envpool.DMEnvPool
+
+
+@pytest.mark.parametrize(
+    ("task_id", "obs_shape", "obs_dtype", "action"),
+    [
+        ("CartPole-v1", (4,), np.float32, spaces.Discrete(2)),
+        ("Pendulum-v1", (3,), np.float32, spaces.Box(-2.0, 2.0, (1,), np.float32)),
+        ("HalfCheetah-v5", (17,), np.float64, spaces.Box(-1.0, 1.0, (6,), np.float32)),
+        ("Pong-v5", (4, 84, 84), np.uint8, spaces.Discrete(6)),
+    ],
+)
+def test_spaces_are_single_env_spaces(
+    task_id: str, obs_shape: tuple[int, ...], obs_dtype: type, action: object
+) -> None:
+    env = envpool.make_gym(task_id, num_envs=3)
+    for space in (env.observation_space, env.spec.observation_space, envpool.make_spec(task_id).observation_space):
+        assert space.shape == obs_shape and space.dtype == obs_dtype
+    assert env.action_space == action == env.spec.action_space
+    assert env.single_observation_space is env.observation_space and env.single_action_space is env.action_space
+    assert isinstance(env, gymnasium.vector.VectorEnv) and env.is_vector_env
+    obs, info = env.reset()
+    assert obs.shape == (3, *obs_shape)
+    env.close()
+
+
+def test_make_env_types() -> None:
+    for env_type in ("gym", "gymnasium"):
+        env = envpool.make("CartPole-v1", env_type=env_type, num_envs=2)
+        assert isinstance(env, envpool.GymnasiumEnvPool)
+        env.close()
+    dm_env = pytest.importorskip("dm_env")  # the [dm] extra (installed by make test)
+    env = envpool.make("CartPole-v1", env_type="dm", num_envs=2)
+    assert isinstance(env, envpool.DMEnvPool) and isinstance(env, dm_env.Environment)
+    env.close()
+    with pytest.raises(AssertionError, match="env_type"):
+        envpool.make("CartPole-v1", env_type="jax")
+    with pytest.raises(TypeError):
+        envpool.make("CartPole-v1")  # type: ignore[call-arg]  # EnvPool requires env_type
+
+
+def test_spec_object() -> None:
+    spec = envpool.make_spec("CartPole-v1", num_envs=8, batch_size=4, seed=3)
+    assert isinstance(spec, envpool.EnvSpec)
+    assert (spec.config.num_envs, spec.config.batch_size, spec.config.seed) == (8, 4, 3)
+    assert spec.config.max_episode_steps == 500 and spec.reward_threshold == 475.0
+    assert spec.config.max_num_players == 1 and spec.config.env_seed == []
+    assert spec.observation_space.shape == (4,) and spec.action_space == spaces.Discrete(2)
+    assert spec.state_array_spec["obs"].shape == [4]
+    assert spec.action_array_spec["action"].maximum == 1
+    atari = envpool.make_spec("Breakout-v5", episodic_life=True, reward_clip=True)
+    assert atari.config.task == "breakout" and atari.config.episodic_life and atari.config.reward_clip
+    assert (atari.config.stack_num, atari.config.frame_skip, atari.config.noop_max) == (4, 4, 30)
+    env = envpool.make_gym("Breakout-v5", num_envs=2, img_height=64, img_width=64)
+    assert env.spec.config.img_height == 64 and env.config["img_width"] == 64
+    assert env.observation_space.shape == (4, 64, 64)
+    env.close()
+
+
+def test_task_ids_and_kwargs() -> None:
+    ids = envpool.list_all_envs()
+    assert {"CartPole-v1", "phys2d/CartPole-v1", "Pong-v5", "Ant-v3", "Ant-v5", "HalfCheetah-v3"} <= set(ids)
+    assert len(ids) == len(set(ids))
+    for task_id in ids:
+        assert envpool.make_spec(task_id).id == task_id
+    # EnvPool's ids: phys2d/CartPole-v1 is CartPole-v1; Ant-v3 observes the contact forces.
+    a, _ = envpool.make_gym("phys2d/CartPole-v1", num_envs=2, seed=1).reset()
+    b, _ = envpool.make_gym("CartPole-v1", num_envs=2, seed=1).reset()
+    np.testing.assert_array_equal(a, b)
+    assert envpool.make_spec("Ant-v3").observation_space.shape == (111,)
+    assert envpool.make_spec("Ant-v4").observation_space.shape == (27,)
+    # EnvPool's MuJoCo kwargs: <name>_min / <name>_max pairs, EnvPool's names.
+    assert tuple(envpool.make_spec("Ant-v4", healthy_z_min=0.3).config.healthy_z_range) == (0.3, 1.0)
+    assert envpool.make_spec("Ant-v4", use_contact_force=True).observation_space.shape == (111,)
+    # What envhive does not run is refused with a reason (an AssertionError too, as EnvPool asserts).
+    with pytest.raises(AssertionError, match="gym's old dynamics"):
+        envpool.make_gym("Pendulum-v0")
+    with pytest.raises(envhive.UnknownTaskError, match="list_all_envs"):
+        envpool.make_gym("NoSuchGame-v5")
+    with pytest.raises(AssertionError, match="frame_stack"):
+        envpool.make_gym("HalfCheetah-v5", frame_stack=4)
+    with pytest.raises(TypeError, match="unknown kwarg 'foo'"):
+        envpool.make_gym("CartPole-v1", foo=1)
+
+
+def test_seeds() -> None:
+    # env i is seeded with seed + i; env_seed gives each env its own.
+    a, _ = envpool.make_gym("CartPole-v1", num_envs=3, seed=5).reset()
+    b, _ = envpool.make_gym("CartPole-v1", num_envs=1, seed=7).reset()
+    c, _ = envpool.make_gym("CartPole-v1", num_envs=2, env_seed=[7, 5]).reset()
+    np.testing.assert_array_equal(a[2], b[0])
+    np.testing.assert_array_equal(c, a[[2, 0]])
+    assert envpool.make_spec("CartPole-v1", env_seed=[7, 5], num_envs=2).config.env_seed == [7, 5]
+    with pytest.raises(AssertionError, match="int32"):
+        envpool.make_gym("CartPole-v1", seed=2**31)
+
+
+def test_info_keys_and_dtypes() -> None:
+    env = envpool.make_gym("CartPole-v1", num_envs=2)
+    obs, info = env.reset()
+    assert set(info) == {"env_id", "elapsed_step", "players"}
+    np.testing.assert_array_equal(info["players"]["env_id"], [0, 1])
+    _, reward, terminated, truncated, info = env.step(np.zeros(2, dtype=np.int32))
+    assert reward.dtype == np.float32 and terminated.dtype == truncated.dtype == np.bool_
+    assert info["env_id"].dtype == np.int32 and list(info["elapsed_step"]) == [1, 1]
+    env.close()
+    atari = envpool.make_gym("Breakout-v5", num_envs=2, reward_clip=True, episodic_life=True)
+    _, info = atari.reset()
+    assert {"env_id", "players", "elapsed_step", "lives", "reward", "terminated", "ram"} <= set(info)
+    assert "discount" not in info
+    assert info["reward"].dtype == np.float32 and info["terminated"].dtype == np.int32
+    assert info["ram"].shape == (2, 128) and list(info["lives"]) == [5, 5]
+    atari.close()
+
+
+def test_reset_and_step_by_env_id_in_sync_mode() -> None:
+    env = envpool.make_gym("CartPole-v1", num_envs=4, seed=0)
+    ref = envpool.make_gym("CartPole-v1", num_envs=4, seed=0)  # every env stepped each time
+    assert len(env) == 4 and not env.is_async
+    r_obs, _ = ref.reset()
+    obs, info = env.reset(env_id=np.array([3, 1]))
+    np.testing.assert_array_equal(info["env_id"], [3, 1])
+    np.testing.assert_array_equal(obs, r_obs[[3, 1]])
+    env.reset()  # every env's second reset
+    ref.reset()
+    actions = np.array([1, 0, 1, 1], dtype=np.int32)
+    r_obs, r_rew, *_ = ref.step(actions)
+    obs, rew, term, trunc, info = env.step(actions[[2, 0]], np.array([2, 0], dtype=np.int32))
+    np.testing.assert_array_equal(info["env_id"], [2, 0])
+    np.testing.assert_array_equal(obs, r_obs[[2, 0]])
+    assert obs.shape == (2, 4) and rew.shape == term.shape == trunc.shape == (2,)
+    # The envs not stepped held their state: stepping them now gives the reference's first step.
+    obs, _, _, _, info = env.step(actions[[1, 3]], np.array([1, 3]))
+    np.testing.assert_array_equal(obs, r_obs[[1, 3]])
+    np.testing.assert_array_equal(info["elapsed_step"], [1, 1])
+    # send/recv with env_id in sync mode returns the same rows.
+    env.send(actions, np.arange(4, dtype=np.int32))
+    _, _, _, _, info = env.recv()
+    np.testing.assert_array_equal(info["elapsed_step"], [2, 2, 2, 2])
+    env.close()
+
+
+def test_first_step_resets_like_envpool() -> None:
+    # EnvPool resets an env on its first step when the user never reset it (action ignored).
+    ref, _ = envpool.make_gym("CartPole-v1", num_envs=3, seed=2).reset()
+    env = envpool.make_gym("CartPole-v1", num_envs=3, seed=2)
+    obs, rew, term, trunc, info = env.step(np.ones(3, dtype=np.int32))
+    np.testing.assert_array_equal(obs, ref)
+    assert not rew.any() and not term.any() and not trunc.any() and not info["elapsed_step"].any()
+    assert list(env.step(np.ones(3, dtype=np.int32))[4]["elapsed_step"]) == [1, 1, 1]
+    # By env_id: the never-reset envs report their first reset, the others step.
+    env = envpool.make_gym("CartPole-v1", num_envs=3, seed=2)
+    env.step(np.zeros(1, dtype=np.int32), np.array([1]))
+    obs, _, _, _, info = env.step(np.zeros(3, dtype=np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], [0, 1, 0])
+    np.testing.assert_array_equal(obs[[0, 2]], ref[[0, 2]])
+    # Async: send to never-reset envs, recv their resets.
+    env = envpool.make_gym("CartPole-v1", num_envs=4, batch_size=2, seed=2)
+    env.send(np.zeros(2, dtype=np.int32), np.array([0, 3], dtype=np.int32))
+    _, rew, _, _, info = env.recv()
+    assert sorted(info["env_id"].tolist()) == [0, 3] and not info["elapsed_step"].any() and not rew.any()
+    env.close()
+
+
+def test_async_send_recv_loop() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=6, batch_size=2, seed=0)
+    assert len(env) == 6 and env.is_async and env.spec.config.batch_size == 2
+    env.async_reset()
+    seen = set()
+    for _ in range(30):
+        obs, rew, term, trunc, info = env.recv()
+        assert obs.shape == (2, 4) and rew.dtype == np.float32 and info["env_id"].shape == (2,)
+        seen.update(info["env_id"].tolist())
+        env.send(np.zeros(2, dtype=np.int32), info["env_id"])
+    assert seen == set(range(6))
+    # EnvPool's dict action form.
+    obs, _, _, _, info = env.recv()
+    env.send({"action": np.zeros(2, dtype=np.int32), "env_id": info["env_id"]})
+    env.recv()
+    env.num_envs = 6  # CleanRL's EnvPool scripts assign it
+    with pytest.raises(ValueError, match="num_envs is fixed"):
+        env.num_envs = 3
+    env.close()
+
+
+def test_gymnasium_reset_keywords_and_actions() -> None:
+    env = envpool.make_gym("Pendulum-v1", num_envs=2)
+    a, _ = env.reset(seed=4)
+    b, _ = envpool.make_gym("Pendulum-v1", num_envs=2, seed=4).reset()
+    np.testing.assert_array_equal(a, b)  # reset(seed=) reseeds (EnvPool ignores it)
+    env.step(np.zeros((2, 1)))  # float64 actions are cast to the space's float32, as EnvPool casts them
+    disc = envpool.make_gym("CartPole-v1", num_envs=2)
+    disc.reset()
+    disc.step(np.array([1.0, 0.0]))  # a float array for a Discrete space, cast like EnvPool
+    with pytest.raises(ValueError, match="outside Discrete"):
+        disc.step(np.array([2, 0], dtype=np.int32))
+
+
+def test_dm_facade() -> None:
+    dm_env = pytest.importorskip("dm_env")
+    env = envpool.make_dm("Breakout-v5", num_envs=2, seed=1)
+    ts = env.reset()
+    assert list(ts.step_type) == [dm_env.StepType.FIRST] * 2
+    obs = ts.observation
+    assert type(obs).__name__ == "State" and obs._fields[:3] == ("env_id", "players", "obs")
+    assert obs.obs.shape == (2, 4, 84, 84) and obs.players.env_id.tolist() == [0, 1]
+    assert obs.lives.tolist() == [5, 5] and obs.terminated.dtype == np.int32
+    ts = env.step(np.array([1, 1], dtype=np.int32))
+    assert ts.reward.dtype == np.float32 and ts.discount.dtype == np.float32
+    assert list(ts.step_type) == [dm_env.StepType.MID] * 2
+    spec = env.observation_spec()
+    assert spec.obs.shape == (4, 84, 84) and env.action_spec().num_values == 4
+    env.close()
+    # A time limit ends an episode with discount 1 (EnvPool: 0), a termination with 0.
+    limited = envpool.make_dm("CartPole-v1", num_envs=1, max_episode_steps=3)
+    limited.reset()
+    steps = [limited.step(np.ones(1, dtype=np.int32)) for _ in range(3)]
+    assert steps[-1].step_type[0] == dm_env.StepType.LAST and steps[-1].discount[0] == 1.0
+    assert limited.step(np.ones(1, dtype=np.int32)).step_type[0] == dm_env.StepType.FIRST
+    limited.close()
+
+
+def test_render_mode_is_refused_until_rendering_lands() -> None:
+    with pytest.raises(AssertionError, match="does not render"):
+        envpool.make_gym("CartPole-v1", render_mode="rgb_array")
+    with pytest.raises(AssertionError, match="render_mode must be one of"):
+        envpool.make_gym("CartPole-v1", render_mode="video")
+    assert envpool.make_spec("CartPole-v1", render_mode="rgb_array").config.num_envs == 1  # ignored, as EnvPool
+
+
+def test_vector_wrappers_see_a_vector_env() -> None:
+    # Single-env spaces (EnvPool's) still work with Gymnasium's vector wrappers.
+    env = gymnasium.wrappers.vector.NormalizeObservation(envpool.make_gym("CartPole-v1", num_envs=3))
+    obs, _ = env.reset()
+    assert obs.shape == (3, 4)
+    obs, rew, *_ = env.step(np.zeros(3, dtype=np.int32))
+    assert obs.shape == (3, 4) and rew.shape == (3,)
+    stats = envhive.RecordEpisodeStatistics(envpool.make_gym("CartPole-v1", num_envs=2, max_episode_steps=5))
+    stats.reset()
+    for _ in range(6):
+        _, _, _, _, info = stats.step(np.zeros(2, dtype=np.int32))
+    assert stats.episode_count == 2 and list(stats.length_queue) == [5, 5]

@@ -1,0 +1,107 @@
+"""Single envs: gymnasium.make("envhive/<id>") is a gymnasium.Env on a one-env pool (envhive.single)."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import envhive
+from envhive.single import HiveEnv
+
+CHECKED = ("CartPole-v1", "Pendulum-v1", "MountainCarContinuous-v0", "HalfCheetah-v5", "Hopper-v4", "Pong-v5")
+
+
+@pytest.mark.parametrize("task_id", CHECKED)
+def test_passes_gymnasiums_env_checker(task_id: str) -> None:
+    env = gymnasium.make(f"envhive/{task_id}")
+    assert isinstance(env.unwrapped, HiveEnv)
+    spec = envhive.make_spec(task_id)
+    assert env.observation_space == spec.observation_space and env.action_space == spec.action_space
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)  # raises on any contract violation
+    # What is left are Gymnasium's advice on infinite bounds / asymmetric Box actions, which its
+    # own envs of the same id draw too.
+    allowed = ("infinity", "symmetric and normalized")
+    assert all(any(a in str(w.message) for a in allowed) for w in caught), [str(w.message) for w in caught]
+    env.close()
+
+
+@pytest.mark.parametrize(("task_id", "atol"), [("CartPole-v1", 0.0), ("Pendulum-v1", 0.0), ("HalfCheetah-v5", 1e-6)])
+def test_same_trajectory_as_gymnasiums_env(task_id: str, atol: float) -> None:
+    hive = gymnasium.make(f"envhive/{task_id}")
+    ref = gymnasium.make(task_id)
+    assert hive.spec is not None and ref.spec is not None
+    assert hive.spec.max_episode_steps == ref.spec.max_episode_steps
+    assert hive.spec.reward_threshold == ref.spec.reward_threshold
+    rng = np.random.default_rng(1)
+    for seed in (3, 4):
+        h_obs, _ = hive.reset(seed=seed)
+        r_obs, _ = ref.reset(seed=seed)
+        np.testing.assert_allclose(h_obs, r_obs, rtol=0, atol=atol)
+        for t in range(300):
+            space = ref.action_space
+            if isinstance(space, gymnasium.spaces.Discrete):
+                action: object = int(rng.integers(space.n))
+            else:
+                assert isinstance(space, gymnasium.spaces.Box)
+                action = rng.uniform(space.low, space.high).astype(np.float32)
+            h = hive.step(action)
+            r = ref.step(action)
+            np.testing.assert_allclose(h[0], r[0], rtol=0, atol=atol, err_msg=f"{task_id} step {t} obs")
+            assert abs(h[1] - float(r[1])) <= atol, (t, h[1], r[1])
+            assert type(h[1]) is float and h[2:4] == r[2:4], (t, h[2:4], r[2:4])
+            if h[2] or h[3]:
+                break
+    hive.close()
+
+
+def test_time_limit_and_kwargs() -> None:
+    env = gymnasium.make("envhive/Pendulum-v1", max_episode_steps=5, g=3.0)
+    assert env.unwrapped.task_spec.config["g"] == 3.0
+    env.reset(seed=0)
+    flags = [env.step(np.zeros(1, dtype=np.float32))[3] for _ in range(5)]
+    assert flags == [False] * 4 + [True]
+    with pytest.raises(TypeError, match="a single env takes no 'num_envs'"):
+        gymnasium.make("envhive/CartPole-v1", num_envs=4)
+    with pytest.raises(TypeError, match="one integer"):
+        env2 = gymnasium.make("envhive/CartPole-v1")
+        env2.reset(seed=0)
+        env2.unwrapped.step(0.5)
+    with pytest.raises(ValueError, match="shape"):
+        env.unwrapped.step(np.zeros(3, dtype=np.float32))
+    env.close()
+
+
+def test_render_mode_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="does not render"):
+        gymnasium.make("envhive/CartPole-v1", render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async", "vector_entry_point"])
+def test_make_vec_every_vectorization_mode(mode: str) -> None:
+    env = gymnasium.make_vec("envhive/CartPole-v1", num_envs=3, vectorization_mode=mode)
+    ref = gymnasium.make_vec("CartPole-v1", num_envs=3, vectorization_mode="sync")
+    expected_type = {
+        "sync": gymnasium.vector.SyncVectorEnv,
+        "async": gymnasium.vector.AsyncVectorEnv,
+        "vector_entry_point": envhive.HiveVectorEnv,
+    }[mode]
+    assert isinstance(env, expected_type)
+    assert env.single_observation_space == ref.single_observation_space
+    assert env.observation_space == ref.observation_space
+    obs, _ = env.reset(seed=7)
+    r_obs, _ = ref.reset(seed=7)
+    np.testing.assert_array_equal(obs, r_obs)
+    rng = np.random.default_rng(0)
+    for _ in range(60):  # past the end of some episodes: both autoreset (NEXT_STEP)
+        actions = rng.integers(0, 2, size=3)
+        out, r_out = env.step(actions), ref.step(actions)
+        for a, b in zip(out[:4], r_out[:4], strict=True):
+            np.testing.assert_array_equal(a, b)
+    env.close()
+    ref.close()
