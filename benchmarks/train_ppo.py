@@ -344,6 +344,22 @@ def plot(path: Path, all_runs: dict[str, dict[str, list[dict[str, Any]]]], exs: 
     fig.savefig(path, dpi=110)
 
 
+def save(opts: argparse.Namespace, argv: list[str] | None, all_runs: dict[str, Any], exs: list[Example]) -> None:
+    """The JSON results (every repetition, machine, versions) and, with ``--plot``, the PNG."""
+    if opts.plot:
+        plot(opts.plot, all_runs, exs)
+    opts.out.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "argv": sys.argv[1:] if argv is None else argv,
+        "machine": machine_info(),
+        "examples": {
+            ex.name: {"args": dataclasses.asdict(ex.args), "threshold": ex.threshold, "runs": all_runs[ex.name]}
+            for ex in exs
+        },
+    }
+    opts.out.write_text(json.dumps(payload, indent=1, default=str))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--examples", default="classic,mujoco,atari")
@@ -382,23 +398,12 @@ def main(argv: list[str] | None = None) -> int:
         all_runs[ex.name] = runs
         sys.stdout.write(report(ex, runs) + "\n")
         sys.stdout.flush()
-    info = machine_info()
+        # After each example, so that a run cut short keeps the examples it finished.
+        save(opts, argv, all_runs, [e for e in exs if e.name in all_runs])
     sys.stdout.write(
-        f"_{opts.repeats} interleaved repetition(s); {info.get('cpu', '')}; load average at the end "
+        f"_{opts.repeats} interleaved repetition(s); {machine_info().get('cpu', '')}; load average at the end "
         f"{os.getloadavg()[0]:.1f}; {time.time() - started:.0f} s in all._\n"
     )
-    if opts.plot:
-        plot(opts.plot, all_runs, exs)
-    opts.out.parent.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "argv": sys.argv[1:] if argv is None else argv,
-        "machine": info,
-        "examples": {
-            ex.name: {"args": dataclasses.asdict(ex.args), "threshold": ex.threshold, "runs": all_runs[ex.name]}
-            for ex in exs
-        },
-    }
-    opts.out.write_text(json.dumps(payload, indent=1, default=str))
     return 0
 
 
