@@ -3,11 +3,20 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
+# The trainer adapters' extras (envhive.adapters.<trainer>), tested against the real libraries.
+ADAPTERS := sb3,rl-games,torchrl,acme
+# dm-acme 0.4.0 requires dm-launchpad (no wheel for Python >= 3.11): installed without its
+# dependencies, which the [acme] extra provides (docs/integrations.md).
+ACME := "dm-acme==0.4.0"
+# ray[rllib] 2.60 pins gymnasium==1.2.2, the lower end of envhive's Gymnasium range: RLlib and the
+# suite at that end run in a second venv, with envhive installed as a wheel built from build/.
+VENV_RLLIB := .venv-rllib
+WHEELHOUSE := build/wheelhouse
 SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' \)) CMakeLists.txt pyproject.toml
 
 NATIVE_TESTS := build/native-tests
 
-.PHONY: demo test install lint typecheck native-test sanitize fuzz bench clean
+.PHONY: demo test install install-rllib lint typecheck native-test sanitize fuzz bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,17 +24,35 @@ $(VENV)/bin/python:
 
 # Build requirements go into the venv so rebuilds reuse one CMake build dir (build/).
 $(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.1,<1.5"
-	$(PIP) install --quiet --no-build-isolation -e ".[test]"
+	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5"
+	$(PIP) install --quiet --no-build-isolation -e ".[test,$(ADAPTERS)]"
+	$(PIP) install --quiet --no-deps $(ACME)
+	touch $@
+
+$(VENV_RLLIB)/.installed: $(VENV)/.installed
+	rm -rf $(WHEELHOUSE)
+	$(PIP) wheel --quiet --no-build-isolation --no-deps -w $(WHEELHOUSE) .
+	[ -x $(VENV_RLLIB)/bin/python ] || $(PYTHON) -m venv $(VENV_RLLIB)
+	$(VENV_RLLIB)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV_RLLIB)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/envhive-*.whl
+	$(VENV_RLLIB)/bin/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/envhive-*.whl)[test,rllib,$(ADAPTERS)]"
+	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME)
+	$(VENV_RLLIB)/bin/python -c "import gymnasium, ray; assert gymnasium.__version__ == '1.2.2', gymnasium.__version__"
 	touch $@
 
 install: $(VENV)/.installed
 
+install-rllib: $(VENV_RLLIB)/.installed
+
 demo: install
 	$(VENV)/bin/envhive bench CartPole-v1 --num-envs 64 --seconds 2 --compare gymnasium-sync,gymnasium-async
 
-test: install lint typecheck native-test
-	$(PY) -m pytest tests
+# pytest twice, at both ends of envhive's Gymnasium range: the newest release (.venv, every
+# trainer but RLlib, learning tests included) and 1.2.2 (.venv-rllib: RLlib, and the rest of the
+# suite without the other trainers' learning tests, which .venv already ran).
+test: install install-rllib lint typecheck native-test
+	$(PY) -m pytest tests -m "not rllib"
+	$(VENV_RLLIB)/bin/python -m pytest tests -m "rllib or not learning"
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks csrc examples
@@ -55,4 +82,4 @@ bench: install
 	$(PY) benchmarks/compare_classic.py
 
 clean:
-	rm -rf build $(VENV) .venv-asan .venv-tsan
+	rm -rf build $(VENV) $(VENV_RLLIB) .venv-asan .venv-tsan

@@ -8,6 +8,7 @@ import pytest
 from dm_env import StepType
 
 import envhive
+import envhive.dm
 from helpers import gym_vec, random_actions
 
 FIRST, MID, LAST = int(StepType.FIRST), int(StepType.MID), int(StepType.LAST)
@@ -132,3 +133,84 @@ def test_dm_rejects_other_autoreset_modes() -> None:
     with pytest.raises(ValueError, match="autoreset"):
         envhive.make_dm("CartPole-v1", autoreset_mode="same_step")
     assert envhive.make_dm("CartPole-v1", autoreset_mode="next_step").num_envs == 1
+
+
+def test_step_types_and_discounts_are_read_only() -> None:
+    env = envhive.make_dm("CartPole-v1", num_envs=3, seed=0)
+    ts = env.reset()
+    for arr in (ts.step_type, ts.discount):
+        with pytest.raises(ValueError, match="read-only"):
+            arr[0] = 1
+    ts = env.step(np.zeros(3, dtype=np.int64))
+    assert not ts.step_type.flags.writeable and not ts.discount.flags.writeable
+    assert ts.reward.flags.writeable  # the pool's own arrays are the caller's
+
+
+@pytest.mark.parametrize("num_envs", [1, 5, 40])
+def test_cached_step_types_match_elapsed_steps(num_envs: int) -> None:
+    """Sync step types come from cached patterns: check them against the elapsed-step rule."""
+    env = envhive.make_dm("CartPole-v1", num_envs=num_envs, seed=3)
+    env.reset()
+    rng = np.random.default_rng(1)
+    seen = {FIRST: 0, MID: 0, LAST: 0}
+    for _ in range(400):
+        ts = env.step(rng.integers(0, 2, size=num_envs))
+        info = env.last_info
+        done = info["terminated"] | info["truncated"]
+        expected = np.where(done, LAST, np.where(info["elapsed_step"] == 0, FIRST, MID))
+        np.testing.assert_array_equal(ts.step_type, expected)
+        np.testing.assert_array_equal(ts.discount, np.where(info["terminated"], 0.0, 1.0))
+        for t in (FIRST, MID, LAST):
+            seen[t] += int((ts.step_type == t).sum())
+    assert min(seen.values()) > 0
+
+
+def test_step_types_after_an_env_error() -> None:
+    """An env that raised restarts on its next step: that step is FIRST."""
+    env = envhive.make_dm("Dummy-v0", num_envs=3, episode_length=0, fail_env=1, fail_step=2)
+    env.reset()
+    env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(envhive.EnvError):
+        env.step(np.zeros(3, dtype=np.int64))
+    ts = env.step(np.zeros(3, dtype=np.int64))
+    np.testing.assert_array_equal(env.last_info["elapsed_step"] == 0, [False, True, False])
+    np.testing.assert_array_equal(ts.step_type, [MID, FIRST, MID])
+
+
+def test_single_env_view_follows_the_batched_facade() -> None:
+    single = envhive.dm.HiveSingleDmEnv("CartPole-v1", seed=4)
+    batched = envhive.make_dm("CartPole-v1", num_envs=1, seed=4)
+    ts, ref = single.reset(), batched.reset()
+    assert ts.step_type is StepType.FIRST and ts.reward is None and ts.discount is None
+    np.testing.assert_array_equal(ts.observation, ref.observation[0])
+    rng = np.random.default_rng(0)
+    kinds = set()
+    for _ in range(200):
+        a = int(rng.integers(0, 2))
+        ts, ref = single.step(a), batched.step(np.array([a]))
+        assert ts.step_type == StepType(int(ref.step_type[0]))
+        kinds.add(ts.step_type)
+        np.testing.assert_array_equal(ts.observation, ref.observation[0])
+        if ts.first():
+            assert ts.reward is None and ts.discount is None
+        else:
+            assert ts.reward == ref.reward[0] and ts.reward.dtype == np.float64
+            assert ts.discount == ref.discount[0] and ts.discount.dtype == np.float32
+    assert kinds == {StepType.FIRST, StepType.MID, StepType.LAST}
+
+
+def test_single_env_view_rejects_batches() -> None:
+    with pytest.raises(ValueError, match="make_dm"):
+        envhive.dm.HiveSingleDmEnv("CartPole-v1", num_envs=4)
+    with pytest.raises(ValueError, match="autoreset"):
+        envhive.dm.HiveSingleDmEnv("CartPole-v1", autoreset_mode="same_step")
+
+
+def test_single_env_view_truncation_and_fresh_step() -> None:
+    env = envhive.dm.HiveSingleDmEnv("Pendulum-v1", max_episode_steps=3, seed=0)
+    assert env.step(np.zeros(1, dtype=np.float32)).first()  # step() on a fresh env resets
+    for _ in range(2):
+        assert env.step(np.zeros(1, dtype=np.float32)).mid()
+    ts = env.step(np.zeros(1, dtype=np.float32))
+    assert ts.last() and ts.discount == 1.0 and env.last_info["truncated"]
+    assert env.step(np.zeros(1, dtype=np.float32)).first()

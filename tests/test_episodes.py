@@ -9,6 +9,7 @@ autoreset mode. Atari: raw rewards under ``reward_clip`` and whole games under `
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import gymnasium
@@ -134,7 +135,26 @@ def test_wrapper_sync_and_async(reference: dict[int, list[tuple[float, int, bool
         env.close()
 
 
-@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+# Gymnasium's own wrapper counts SAME_STEP episodes right only where its step() reads the autoreset
+# mode (Gymnasium 1.4 does; 1.2.2, the RLlib venv's, applies NEXT_STEP's rule and drops the first
+# step of every later episode): there the case is expected to fail, and checked to.
+_GYM_WRAPPER_SAME_STEP = "_autoreset_mode" in inspect.getsource(gymnasium.wrappers.vector.RecordEpisodeStatistics.step)
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "next_step",
+        pytest.param(
+            "same_step",
+            marks=pytest.mark.xfail(
+                not _GYM_WRAPPER_SAME_STEP,
+                reason=f"Gymnasium {gymnasium.__version__}'s RecordEpisodeStatistics ignores SAME_STEP",
+                strict=True,
+            ),
+        ),
+    ],
+)
 def test_gymnasium_vector_record_episode_statistics(
     mode: str, reference: dict[int, list[tuple[float, int, bool]]]
 ) -> None:

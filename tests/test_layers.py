@@ -45,11 +45,16 @@ LAYERS: dict[str, int] = {
 # Inside authoring, bottom up.
 AUTHORING = ["signatures", "declaration", "fingerprint", "compiler", "registration", "twin", "pyenv", "__init__"]
 
+TRAINER_ENGINE = "a trainer (an optional extra) is imported only in its engine's worker process"
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
     ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
+    ("envhive.bench.engines", "envhive.adapters.sb3"): TRAINER_ENGINE,
+    ("envhive.bench.engines", "envhive.adapters.rl_games"): TRAINER_ENGINE,
+    ("envhive.bench.engines", "envhive.adapters.torchrl"): TRAINER_ENGINE,
+    ("envhive.bench.engines", "envhive.adapters.rllib"): TRAINER_ENGINE,
 }
 
 

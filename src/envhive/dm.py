@@ -1,13 +1,18 @@
-"""A dm_env.Environment facade over the same native pool.
+"""dm_env.Environment facades over the same native pool.
 
-TimeSteps are batched: ``step_type``, ``reward`` and ``discount`` are arrays with one entry per
-returned env, ``observation`` the batched observation. dm_env's own convention drives
+:class:`HiveDmEnv` is batched: ``step_type``, ``reward`` and ``discount`` are arrays with one entry
+per returned env, ``observation`` the batched observation. dm_env's own convention drives
 autoreset: the step after a LAST starts a new episode (FIRST, reward 0), so the pool runs in
 NEXT_STEP mode. ``discount`` is 0 when an episode terminated and 1 when it was truncated, so
 time limits stay visible and bootstrapping stays correct; a task that reports a ``discount``
 info lowers it further (Atari's ``zero_discount_on_life_loss``: 0 on a step that lost a life,
 which stays a MID step, as in EnvPool's dm_env mode). ``last_info`` keeps the flags, env ids
 and task infos of the latest call.
+
+:class:`HiveSingleDmEnv` is one env as a plain, unbatched ``dm_env.Environment`` (what Acme's
+``EnvironmentLoop`` and dm_env's ``EnvironmentTestMixin`` expect): ``StepType`` members, scalar
+reward and discount, ``None`` for both on FIRST steps, and ``step()`` on a fresh env or after a
+LAST starts a new episode (the action is ignored).
 """
 
 from __future__ import annotations
@@ -20,10 +25,27 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from envhive.errors import EnvError
 from envhive.registry import make_spec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
+# Sync pools keep the (step_type, discount) arrays of each pattern of ended / restarting envs seen
+# so far, up to this many patterns; past it, new patterns are computed every time.
+_PATTERN_CACHE_SIZE = 4096
+_TimeStep = dm_env.TimeStep
+_new = tuple.__new__  # builds a TimeStep without the namedtuple's Python-level __new__ (hot path)
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _dm_pool(task_id: str, kwargs: dict[str, Any]) -> HiveVectorEnv:
+    if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
+        raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
+    return HiveVectorEnv(make_spec(task_id, **kwargs))
 
 
 def to_dm_spec(space: spaces.Space[Any], name: str) -> dm_env.specs.Array:
@@ -35,56 +57,106 @@ def to_dm_spec(space: spaces.Space[Any], name: str) -> dm_env.specs.Array:
 
 
 class HiveDmEnv(dm_env.Environment):
-    """Batched dm_env over ``num_envs`` envs (``batch_size`` per call in async mode)."""
+    """Batched dm_env over ``num_envs`` envs (``batch_size`` per call in async mode).
+
+    ``step_type`` (int8) and ``discount`` (float32) are read-only arrays: in sync mode the same
+    array objects come back whenever the same envs end or restart, which keeps the per-call cost
+    of this facade close to the Gymnasium facade's. Copy them to modify them in place.
+    """
 
     def __init__(self, task_id: str, **kwargs: Any) -> None:
-        if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
-            raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
-        self._vec = HiveVectorEnv(make_spec(task_id, **kwargs))
+        self._vec = _dm_pool(task_id, kwargs)
+        self._vec_step = self._vec.step
         self.task_spec = self._vec.task_spec
         self.num_envs = self._vec.num_envs
         self.batch_size = self._vec.batch_size
-        self.last_info: dict[str, Any] = {}
+        n = self.batch_size
+        # Sync mode: an env is FIRST exactly on the step after its LAST (NEXT_STEP autoreset), so
+        # step types follow from the previous call's ended envs and this call's flags, as bytes.
+        self._fast = not self.task_spec.pool.is_async and "discount" not in self.task_spec.info_fields
+        self._prev_done = bytes(n)
+        # Whether the next step may use the patterns: not before a reset, nor after an error.
+        self._use_patterns = False
+        self._patterns: dict[bytes, tuple[np.ndarray, np.ndarray, bytes]] = {}
+        self._first = _read_only(np.full(n, _FIRST, dtype=np.int8))
+        self._ones = _read_only(np.ones(n, dtype=np.float32))
+        self._zero_reward = _read_only(np.zeros(n, dtype=np.float64))
+        # The latest call's (info, terminated, truncated); last_info builds its dict on demand.
+        self._last: tuple[dict[str, Any], np.ndarray | None, np.ndarray | None] = ({}, None, None)
+        self._last_info: tuple[Any, dict[str, Any]] = (None, {})
+
+    @property
+    def last_info(self) -> dict[str, Any]:
+        """Env ids, elapsed steps and task infos of the latest call, plus its ``terminated`` and
+        ``truncated`` flags (after a step)."""
+        last = self._last
+        if self._last_info[0] is not last:
+            info, terminated, truncated = last
+            full = info if terminated is None else dict(info, terminated=terminated, truncated=truncated)
+            self._last_info = (last, full)
+        return self._last_info[1]
 
     def reset(self) -> dm_env.TimeStep:
         obs, info = self._vec.reset()
-        rows = len(info["env_id"])
-        self.last_info = info
-        return dm_env.TimeStep(
-            step_type=np.full(rows, _FIRST, dtype=np.int8),
-            reward=np.zeros(rows, dtype=np.float64),
-            discount=np.ones(rows, dtype=np.float32),
-            observation=obs,
-        )
+        self._last = (info, None, None)
+        self._prev_done, self._use_patterns = bytes(self.batch_size), self._fast
+        return _new(_TimeStep, (self._first, self._zero_reward, self._ones, obs))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
-        obs, reward, terminated, truncated, info = self._vec.step(action, env_id)
-        return self._timestep(obs, reward, terminated, truncated, info)
+        try:
+            obs, reward, terminated, truncated, info = self._vec_step(action, env_id)
+        except EnvError:
+            self._use_patterns = False  # the failed envs start a new episode on their next step
+            raise
+        self._last = (info, terminated, truncated)
+        if self._use_patterns:
+            key = self._prev_done + terminated.tobytes() + truncated.tobytes()
+            hit = self._patterns.get(key)
+            if hit is None:
+                hit = self._pattern(key, terminated, truncated)
+            step_type, discount, self._prev_done = hit
+            return _new(_TimeStep, (step_type, reward, discount, obs))
+        step_type, discount = self._exact(terminated, truncated, info)
+        if self._fast:
+            self._prev_done, self._use_patterns = (terminated | truncated).tobytes(), True
+        return _new(_TimeStep, (step_type, reward, discount, obs))
 
     def send(self, action: Any, env_id: Any = None) -> None:
         self._vec.send(action, env_id)
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
-        return self._timestep(*self._vec.recv(timeout))
+        obs, reward, terminated, truncated, info = self._vec.recv(timeout)
+        self._last = (info, terminated, truncated)
+        step_type, discount = self._exact(terminated, truncated, info)
+        return _new(_TimeStep, (step_type, reward, discount, obs))
 
     def async_reset(self) -> None:
+        self._use_patterns = False
         self._vec.async_reset()
 
-    def _timestep(
-        self, obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
-    ) -> dm_env.TimeStep:
-        step_type = np.where(terminated | truncated, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID))
-        info = dict(info, terminated=terminated, truncated=truncated)
-        self.last_info = info
+    def _pattern(
+        self, key: bytes, terminated: np.ndarray, truncated: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, bytes]:
+        """Step types and discounts of a sync step whose ended / restarting envs are ``key``."""
+        done = terminated | truncated
+        prev_done = np.frombuffer(key, dtype=np.bool_, count=self.batch_size)
+        step_type = np.where(done, _LAST, np.where(prev_done, _FIRST, _MID)).astype(np.int8)
+        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
+        entry = (_read_only(step_type), _read_only(discount), done.tobytes())
+        if len(self._patterns) < _PATTERN_CACHE_SIZE:
+            self._patterns[key] = entry
+        return entry
+
+    def _exact(
+        self, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Step types from each env's ``elapsed_step`` (0 on the step that starts an episode)."""
+        done = terminated | truncated
+        step_type = np.where(done, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID)).astype(np.int8)
         discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
         if "discount" in info:  # the task's own discount (e.g. 0 on a lost life)
             discount = np.minimum(discount, info["discount"]).astype(np.float32)
-        return dm_env.TimeStep(
-            step_type=step_type.astype(np.int8),
-            reward=reward,
-            discount=discount,
-            observation=obs,
-        )
+        return _read_only(step_type), _read_only(discount)
 
     def observation_spec(self) -> Any:
         return to_dm_spec(self.task_spec.observation_space, "observation")
@@ -100,3 +172,75 @@ class HiveDmEnv(dm_env.Environment):
 
     def close(self) -> None:
         self._vec.close()
+
+    def __repr__(self) -> str:
+        mode = "sync" if not self.task_spec.pool.is_async else f"async, batch_size={self.batch_size}"
+        return f"HiveDmEnv({self.task_spec.id}, num_envs={self.num_envs}, {mode})"
+
+
+class HiveSingleDmEnv(dm_env.Environment):
+    """One env of ``task_id`` as an unbatched ``dm_env.Environment``.
+
+    Takes the task's kwargs and ``seed`` / ``max_episode_steps`` like :func:`envhive.make_dm`;
+    ``num_envs`` and ``batch_size`` are fixed at 1. Observations are the env's own arrays
+    (shape ``observation_spec().shape``), rewards float64 scalars, discounts float32 scalars
+    (0 on termination, 1 on truncation, lowered by a task's ``discount`` info).
+    """
+
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
+        for name in ("num_envs", "batch_size"):
+            if kwargs.pop(name, 1) not in (1, None):
+                raise ValueError(f"HiveSingleDmEnv runs one env; drop {name} (use envhive.make_dm for a batch)")
+        self._vec = _dm_pool(task_id, kwargs)
+        self._vec_step = self._vec.step
+        self.task_spec = self._vec.task_spec
+        self._discrete = self.task_spec.action_space.shape == ()
+        self._task_discount = "discount" in self.task_spec.info_fields
+        self._needs_reset = True
+        self.last_info: dict[str, Any] = {}
+
+    def reset(self) -> dm_env.TimeStep:
+        obs, info = self._vec.reset()
+        self._needs_reset = False
+        self.last_info = {k: v[0] for k, v in info.items()}
+        return _TimeStep(dm_env.StepType.FIRST, None, None, obs[0])
+
+    def step(self, action: Any) -> dm_env.TimeStep:
+        if self._needs_reset:  # a fresh env: dm_env's step() then acts as reset()
+            return self.reset()
+        batch = np.asarray(action)[None] if not self._discrete else [action]
+        try:
+            obs, reward, terminated, truncated, info = self._vec_step(batch)
+        except EnvError:
+            self._needs_reset = True  # a later step() or reset() starts a new episode
+            raise
+        self.last_info = {k: v[0] for k, v in info.items()}
+        term, trunc = bool(terminated[0]), bool(truncated[0])
+        self.last_info.update(terminated=term, truncated=trunc)
+        if term or trunc:
+            discount = 0.0 if term else 1.0
+            if self._task_discount:
+                discount = min(discount, float(info["discount"][0]))
+            return _TimeStep(dm_env.StepType.LAST, reward[0], np.float32(discount), obs[0])
+        if info["elapsed_step"][0] == 0:  # the step after a LAST restarted the env (NEXT_STEP)
+            return _TimeStep(dm_env.StepType.FIRST, None, None, obs[0])
+        discount = float(info["discount"][0]) if self._task_discount else 1.0
+        return _TimeStep(dm_env.StepType.MID, reward[0], np.float32(discount), obs[0])
+
+    def observation_spec(self) -> Any:
+        return to_dm_spec(self.task_spec.observation_space, "observation")
+
+    def action_spec(self) -> Any:
+        return to_dm_spec(self.task_spec.action_space, "action")
+
+    def reward_spec(self) -> Any:
+        return dm_env.specs.Array((), np.float64, name="reward")
+
+    def discount_spec(self) -> Any:
+        return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
+    def close(self) -> None:
+        self._vec.close()
+
+    def __repr__(self) -> str:
+        return f"HiveSingleDmEnv({self.task_spec.id})"

@@ -140,6 +140,37 @@ def _build_envhive(task: str, num_envs: int, batch_size: int, num_threads: int |
     return _pool_runner(env, env.single_action_space, num_envs, batch_size, seed)
 
 
+def _build_envhive_dm(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import envhive
+
+    kwargs: dict[str, Any] = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed}
+    if num_threads:
+        kwargs["num_threads"] = num_threads
+    env = envhive.make_dm(task, **kwargs)
+    space = env.task_spec.action_space
+    if batch_size == num_envs:
+        env.reset()
+        sync_actions = action_pool(space, num_envs, seed)
+        step = env.step
+
+        def advance_sync(n: int) -> None:
+            for a in islice(sync_actions, n):
+                step(a)
+
+        return Runner(advance_sync, env.close, num_envs)
+
+    env.async_reset()
+    async_actions = action_pool(space, batch_size, seed)
+    recv, send = env.recv, env.send
+
+    def advance_async(n: int) -> None:
+        for a in islice(async_actions, n):
+            recv()
+            send(a, env.last_info["env_id"])
+
+    return Runner(advance_async, env.close, batch_size)
+
+
 def _build_envpool(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
     import envpool
 
@@ -314,6 +345,15 @@ ENGINES: dict[str, Engine] = {
             threaded=True,
         ),
         Engine(
+            "envhive-dm",
+            "envhive.make_dm, the dm_env facade over the same pool",
+            "envhive",
+            "envhive not importable",
+            _build_envhive_dm,
+            batched=True,
+            threaded=True,
+        ),
+        Engine(
             "gymnasium-single",
             "gymnasium.make + Python loop (one env, one core)",
             "gymnasium",
@@ -376,3 +416,544 @@ ENGINES: dict[str, Engine] = {
         ),
     )
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Trainers' env APIs (benchmarks/adapters_compare.py): envhive through envhive.adapters.<trainer>
+# against the trainer's own default vectoriser, stepping with random actions. The trainers are
+# imported only inside `build`, in the worker process.
+
+
+def reference_env_fn(task: str) -> Callable[[], gymnasium.Env[Any, Any]]:
+    """A function making the Gymnasium env that matches envhive's task: the same id, and for
+    Atari EnvPool's defaults (frame skip 4 with max-pooling, 84x84 gray, 4 stacked frames, up to
+    30 no-ops, no sticky actions), as benchmarks/atari_compare.py builds them."""
+    import gymnasium
+
+    gid = gymnasium_id(task)
+    if not gid.startswith("ALE/"):
+        return lambda: gymnasium.make(gid)
+
+    def make_atari() -> gymnasium.Env[Any, Any]:
+        import ale_py
+        from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+        gymnasium.register_envs(ale_py)  # also in a subprocess vectoriser's child processes
+        env = gymnasium.make(gid, frameskip=1, repeat_action_probability=0.0)
+        env = AtariPreprocessing(env, noop_max=30, frame_skip=4, screen_size=84, grayscale_obs=True)
+        return FrameStackObservation(env, 4)
+
+    return make_atari
+
+
+def _loop(step: Callable[[Any], Any], actions: Iterator[Any]) -> Callable[[int], None]:
+    def advance(n: int) -> None:
+        for a in islice(actions, n):
+            step(a)
+
+    return advance
+
+
+def _pool_kwargs(num_envs: int, num_threads: int | None, seed: int) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"num_envs": num_envs, "seed": seed}
+    if num_threads:
+        kwargs["num_threads"] = num_threads
+    return kwargs
+
+
+def _build_sb3_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from envhive.adapters.sb3 import make_vec_env
+
+    venv = make_vec_env(task, **_pool_kwargs(num_envs, num_threads, seed))
+    venv.reset()
+    return Runner(_loop(venv.step, action_pool(venv.action_space, num_envs, seed)), venv.close, num_envs)
+
+
+def _build_sb3_reference(subproc: bool) -> Builder:
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+        fns = [reference_env_fn(task) for _ in range(num_envs)]
+        venv = SubprocVecEnv(fns) if subproc else DummyVecEnv(fns)
+        venv.seed(seed)
+        venv.reset()
+        pids = [p.pid for p in getattr(venv, "processes", []) if p.pid is not None]
+        return Runner(_loop(venv.step, action_pool(venv.action_space, num_envs, seed)), venv.close, num_envs, pids)
+
+    return build
+
+
+def _torchrl_loop(env: Any, num_envs: int, seed: int) -> Runner:
+    import torch
+
+    space = env.action_spec
+    torch.manual_seed(seed)
+    actions = cycle([space.rand() for _ in range(POOL_BATCHES)])
+    td = env.reset()
+    step = env.step_and_maybe_reset
+
+    def advance(n: int) -> None:
+        nonlocal td
+        for a in islice(actions, n):
+            td["action"] = a
+            _, td = step(td)
+
+    return Runner(advance, env.close, num_envs)
+
+
+def _build_torchrl_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from envhive.adapters.torchrl import make_env
+
+    env = make_env(task, categorical_action_encoding=True, **_pool_kwargs(num_envs, num_threads, seed))
+    return _torchrl_loop(env, num_envs, seed)
+
+
+def _build_torchrl_reference(parallel: bool) -> Builder:
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        from torchrl.envs import GymWrapper, ParallelEnv, SerialEnv
+
+        make = reference_env_fn(task)
+
+        def make_env() -> Any:
+            return GymWrapper(make(), categorical_action_encoding=True)
+
+        env = (ParallelEnv if parallel else SerialEnv)(num_envs, make_env)
+        env.set_seed(seed)
+        runner = _torchrl_loop(env, num_envs, seed)
+        runner.child_pids = [w.pid for w in getattr(env, "_workers", []) if getattr(w, "pid", None)]
+        return runner
+
+    return build
+
+
+def _build_rllib_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from gymnasium.wrappers.vector import DictInfoToList
+
+    from envhive.adapters.rllib import make_runner_env
+
+    config: dict[str, Any] = {"num_envs": num_envs}
+    if num_threads:
+        config["num_threads"] = num_threads
+    env = DictInfoToList(make_runner_env(task, config))  # what an RLlib EnvRunner steps
+    env.reset(seed=seed)
+    return Runner(_loop(env.step, action_pool(env.single_action_space, num_envs, seed)), env.close, num_envs)
+
+
+def _build_rllib_reference(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import gymnasium
+    from gymnasium.wrappers.vector import DictInfoToList
+
+    # RLlib's default: gym_env_vectorize_mode="sync", a SyncVectorEnv of single envs.
+    env = DictInfoToList(gymnasium.vector.SyncVectorEnv([reference_env_fn(task) for _ in range(num_envs)]))
+    env.reset(seed=seed)
+    return Runner(_loop(env.step, action_pool(env.single_action_space, num_envs, seed)), env.close, num_envs)
+
+
+def _build_rl_games_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from envhive.adapters.rl_games import RlGamesVecEnv
+
+    kwargs = _pool_kwargs(num_envs, num_threads, seed)
+    env = RlGamesVecEnv("envhive", kwargs.pop("num_envs"), env_name=task, **kwargs)
+    env.reset()
+    space = env.get_env_info()["action_space"]
+    return Runner(_loop(env.step, action_pool(space, num_envs, seed)), env.close, num_envs)
+
+
+def _build_rl_games_envpool(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from rl_games.envs.envpool import Envpool
+
+    kwargs: dict[str, Any] = {"seed": seed}
+    if num_threads:
+        kwargs["num_threads"] = num_threads
+    env = Envpool("envpool", num_envs, env_name=task, env_type="gymnasium", **kwargs)
+    env.reset()
+    return Runner(_loop(env.step, action_pool(env.action_space, num_envs, seed)), env.env.close, num_envs)
+
+
+TRAINER_ENGINES = (
+    Engine(
+        "sb3-envhive",
+        "SB3 VecEnv: envhive.adapters.sb3",
+        "stable_baselines3",
+        "pip install 'envhive[sb3]'",
+        _build_sb3_envhive,
+        threaded=True,
+        label="SB3VecEnv",
+    ),
+    Engine(
+        "sb3-dummy",
+        "SB3 DummyVecEnv of gymnasium.make",
+        "stable_baselines3",
+        "pip install 'envhive[sb3]'",
+        _build_sb3_reference(False),
+        label="DummyVecEnv",
+    ),
+    Engine(
+        "sb3-subproc",
+        "SB3 SubprocVecEnv of gymnasium.make, 1 proc/env",
+        "stable_baselines3",
+        "pip install 'envhive[sb3]'",
+        _build_sb3_reference(True),
+        label="SubprocVecEnv",
+    ),
+    Engine(
+        "torchrl-envhive",
+        "TorchRL EnvBase: envhive.adapters.torchrl",
+        "torchrl",
+        "pip install 'envhive[torchrl]'",
+        _build_torchrl_envhive,
+        threaded=True,
+        label="TorchRLEnv",
+    ),
+    Engine(
+        "torchrl-serial",
+        "TorchRL SerialEnv of GymWrapper(gymnasium.make)",
+        "torchrl",
+        "pip install 'envhive[torchrl]'",
+        _build_torchrl_reference(False),
+        label="SerialEnv",
+    ),
+    Engine(
+        "torchrl-parallel",
+        "TorchRL ParallelEnv of GymWrapper(gymnasium.make), 1 proc/env",
+        "torchrl",
+        "pip install 'envhive[torchrl]'",
+        _build_torchrl_reference(True),
+        label="ParallelEnv",
+    ),
+    Engine(
+        "rllib-envhive",
+        "RLlib EnvRunner env: DictInfoToList(envhive.adapters.rllib)",
+        "ray",
+        "pip install 'envhive[rllib]'",
+        _build_rllib_envhive,
+        threaded=True,
+        label="envhive pool",
+    ),
+    Engine(
+        "rllib-gymnasium",
+        "RLlib's default: DictInfoToList(SyncVectorEnv of gymnasium.make)",
+        "ray",
+        "pip install 'envhive[rllib]'",
+        _build_rllib_reference,
+        label="SyncVectorEnv",
+    ),
+    Engine(
+        "rl_games-envhive",
+        "rl_games vecenv: envhive.adapters.rl_games",
+        "rl_games",
+        "pip install 'envhive[rl-games]'",
+        _build_rl_games_envhive,
+        threaded=True,
+        label="ENVHIVE",
+    ),
+    Engine(
+        "rl_games-envpool",
+        "rl_games' envpool vecenv over EnvPool 1.2.5",
+        "envpool",
+        "pip install 'envhive[rl-games,bench]'",
+        _build_rl_games_envpool,
+        threaded=True,
+        label="envpool",
+    ),
+)
+ENGINES.update({e.name: e for e in TRAINER_ENGINES})
+
+
+# ---------------------------------------------------------------------------------------------
+# Trainers' PPO (benchmarks/adapters_compare.py --part train): one call is one PPO iteration
+# (collect a rollout, update), worth its rollout's env steps; envhive vs the trainer's default.
+# Torch runs one thread on both sides (small MLPs; no spinning thread pool beside the envs).
+
+SB3_PPO: dict[str, Any] = {
+    "n_steps": 32,
+    "batch_size": 256,
+    "gae_lambda": 0.8,
+    "gamma": 0.98,
+    "n_epochs": 20,
+    "ent_coef": 0.0,
+}
+
+
+def _build_sb3_ppo(hive: bool) -> Builder:
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        import torch
+        from stable_baselines3 import PPO
+
+        torch.set_num_threads(1)
+        if hive:
+            venv = _build_sb3_venv(task, num_envs, num_threads, seed)
+        else:
+            from stable_baselines3.common.vec_env import DummyVecEnv
+
+            venv = DummyVecEnv([reference_env_fn(task) for _ in range(num_envs)])
+        model = PPO("MlpPolicy", venv, seed=seed, device="cpu", **SB3_PPO)
+        rollout = int(SB3_PPO["n_steps"]) * num_envs
+
+        def advance(n: int) -> None:
+            model.learn(total_timesteps=n * rollout, reset_num_timesteps=False)
+
+        return Runner(advance, venv.close, rollout)
+
+    return build
+
+
+def _build_sb3_venv(task: str, num_envs: int, num_threads: int | None, seed: int) -> Any:
+    from envhive.adapters.sb3 import make_vec_env
+
+    return make_vec_env(task, **_pool_kwargs(num_envs, num_threads, seed))
+
+
+def rl_games_ppo_params(env_name: str, env_config: dict[str, Any], num_actors: int, seed: int) -> dict[str, Any]:
+    """rl_games' own configs/ppo_cartpole.yaml on CPU (torch.compile off, one torch thread)."""
+    return {
+        "params": {
+            "seed": seed,
+            "torch_threads": 1,
+            "algo": {"name": "a2c_discrete"},
+            "model": {"name": "discrete_a2c"},
+            "network": {
+                "name": "actor_critic",
+                "separate": True,
+                "space": {"discrete": {}},
+                "mlp": {"units": [32, 32], "activation": "relu", "initializer": {"name": "default"}},
+            },
+            "config": {
+                "name": "bench",
+                "env_name": env_name,
+                "env_config": env_config,
+                "reward_shaper": {"scale_value": 0.1},
+                "normalize_advantage": True,
+                "gamma": 0.99,
+                "tau": 0.9,
+                "learning_rate": 2e-4,
+                "score_to_win": 1e9,
+                "grad_norm": 1.0,
+                "entropy_coef": 0.01,
+                "truncate_grads": True,
+                "e_clip": 0.2,
+                "clip_value": True,
+                "num_actors": num_actors,
+                "horizon_length": 32,
+                "minibatch_size": 64,
+                "mini_epochs": 4,
+                "critic_coef": 1,
+                "lr_schedule": None,
+                "kl_threshold": 0.008,
+                "normalize_input": False,
+                "device": "cpu",
+                "multi_gpu": False,
+                "max_epochs": 10**9,
+                "train_dir": "rl_games_runs",
+                "torch_compile": False,
+            },
+        }
+    }
+
+
+def _build_rl_games_ppo(hive: bool) -> Builder:
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        from rl_games.torch_runner import Runner as RlGamesRunner
+
+        if hive:
+            from envhive.adapters import rl_games as hive_rl_games
+
+            env_name = hive_rl_games.register()
+            env_config: dict[str, Any] = {"env_name": task}
+            if num_threads:
+                env_config["num_threads"] = num_threads
+        else:
+            env_name, env_config = "envpool", {"env_name": task, "env_type": "gymnasium"}
+        runner = RlGamesRunner()
+        runner.load(rl_games_ppo_params(env_name, env_config, num_envs, seed))
+        agent = runner.algo_factory.create(runner.algo_name, base_name="run", params=runner.params)
+        agent.init_tensors()
+        agent.obs = agent.env_reset()
+        agent.curr_frames = agent.batch_size_envs
+
+        def advance(n: int) -> None:
+            for _ in range(n):
+                agent.update_epoch()
+                agent.train_epoch()
+                agent.dataset.update_values_dict(None)
+
+        return Runner(advance, lambda: None, agent.horizon_length * num_envs)
+
+    return build
+
+
+RLLIB_BATCH = 1000
+
+
+def _build_rllib_ppo(hive: bool) -> Builder:
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        import ray
+        from ray.rllib.algorithms.ppo import PPOConfig
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        if hive:
+            import envhive.adapters.rllib  # noqa: F401  (registers the envhive/ ids for the EnvRunners)
+
+            env, mode = f"envhive/{task}", "vector_entry_point"
+        else:
+            env, mode = gymnasium_id(task), "sync"  # RLlib's default vectorisation
+        config = (
+            PPOConfig()
+            .environment(env)
+            .env_runners(
+                num_env_runners=2,
+                num_envs_per_env_runner=num_envs // 2,
+                gym_env_vectorize_mode=mode,
+                num_cpus_per_env_runner=0.5,
+            )
+            .learners(num_cpus_per_learner=0.5)
+            .training(train_batch_size_per_learner=RLLIB_BATCH, minibatch_size=250, num_epochs=5)
+            .debugging(seed=seed)
+        )
+        algo = config.build_algo()
+        algo.train()  # the first iteration includes the runners' start-up
+
+        def advance(n: int) -> None:
+            for _ in range(n):
+                algo.train()
+
+        def close() -> None:
+            algo.stop()
+            ray.shutdown()
+
+        return Runner(advance, close, RLLIB_BATCH)
+
+    return build
+
+
+TORCHRL_PPO = {"frames_per_batch": 1024, "epochs": 4, "minibatch": 256}
+
+
+def _build_torchrl_ppo(hive: bool) -> Builder:
+    """A minimal TorchRL PPO (TorchRL has no PPO trainer class): its Collector, GAE and ClipPPOLoss."""
+
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        import torch
+        from tensordict.nn import TensorDictModule
+        from torchrl.collectors import Collector
+        from torchrl.envs import GymWrapper, SerialEnv
+        from torchrl.modules import MLP, OneHotCategorical, ProbabilisticActor, ValueOperator
+        from torchrl.objectives import ClipPPOLoss
+        from torchrl.objectives.value import GAE
+
+        torch.set_num_threads(1)
+        torch.manual_seed(seed)
+        if hive:
+            from envhive.adapters.torchrl import make_env
+
+            env = make_env(task, **_pool_kwargs(num_envs, num_threads, seed))
+        else:
+            make = reference_env_fn(task)
+            env = SerialEnv(num_envs, lambda: GymWrapper(make()))  # one-hot actions, as make_env
+            env.set_seed(seed)
+        n_obs = env.observation_spec["observation"].shape[-1]
+        n_act = env.action_spec.shape[-1]
+        logits = TensorDictModule(
+            MLP(in_features=n_obs, out_features=n_act, num_cells=[64, 64]), ["observation"], ["logits"]
+        )
+        actor = ProbabilisticActor(
+            logits, in_keys=["logits"], distribution_class=OneHotCategorical, spec=env.action_spec, return_log_prob=True
+        )
+        critic = ValueOperator(MLP(in_features=n_obs, out_features=1, num_cells=[64, 64]), in_keys=["observation"])
+        loss = ClipPPOLoss(actor, critic, entropy_coeff=0.0)
+        gae = GAE(gamma=0.99, lmbda=0.95, value_network=critic)
+        optim = torch.optim.Adam(loss.parameters(), lr=3e-4)
+        frames = TORCHRL_PPO["frames_per_batch"]
+        collector = Collector(env, actor, frames_per_batch=frames, total_frames=-1)
+        batches = iter(collector)
+
+        def advance(n: int) -> None:
+            for _ in range(n):
+                data = next(batches)
+                with torch.no_grad():
+                    gae(data)
+                flat = data.reshape(-1)
+                for _ in range(TORCHRL_PPO["epochs"]):
+                    for idx in torch.randperm(flat.numel()).split(TORCHRL_PPO["minibatch"]):
+                        losses = loss(flat[idx])
+                        total = losses["loss_objective"] + losses["loss_critic"] + losses["loss_entropy"]
+                        optim.zero_grad()
+                        total.backward()
+                        optim.step()
+                collector.update_policy_weights_()
+
+        return Runner(advance, collector.shutdown, frames)
+
+    return build
+
+
+PPO_ENGINES = (
+    Engine(
+        "sb3-ppo-envhive",
+        "SB3 PPO on envhive.adapters.sb3",
+        "stable_baselines3",
+        "pip install 'envhive[sb3]'",
+        _build_sb3_ppo(True),
+        threaded=True,
+        label="PPO, SB3VecEnv",
+    ),
+    Engine(
+        "sb3-ppo-dummy",
+        "SB3 PPO on DummyVecEnv (SB3's make_vec_env default)",
+        "stable_baselines3",
+        "pip install 'envhive[sb3]'",
+        _build_sb3_ppo(False),
+        label="PPO, DummyVecEnv",
+    ),
+    Engine(
+        "rl_games-ppo-envhive",
+        "rl_games PPO on the ENVHIVE vecenv",
+        "rl_games",
+        "pip install 'envhive[rl-games]'",
+        _build_rl_games_ppo(True),
+        threaded=True,
+        label="PPO, ENVHIVE",
+    ),
+    Engine(
+        "rl_games-ppo-envpool",
+        "rl_games PPO on its envpool vecenv (EnvPool 1.2.5)",
+        "envpool",
+        "pip install 'envhive[rl-games,bench]'",
+        _build_rl_games_ppo(False),
+        label="PPO, envpool",
+    ),
+    Engine(
+        "rllib-ppo-envhive",
+        "RLlib PPO, 2 EnvRunners on envhive ids (vector_entry_point)",
+        "ray",
+        "pip install 'envhive[rllib]'",
+        _build_rllib_ppo(True),
+        label="PPO, envhive",
+    ),
+    Engine(
+        "rllib-ppo-gymnasium",
+        "RLlib PPO, 2 EnvRunners, RLlib's default sync vectorisation",
+        "ray",
+        "pip install 'envhive[rllib]'",
+        _build_rllib_ppo(False),
+        label="PPO, SyncVectorEnv",
+    ),
+    Engine(
+        "torchrl-ppo-envhive",
+        "TorchRL Collector + ClipPPOLoss on envhive.adapters.torchrl",
+        "torchrl",
+        "pip install 'envhive[torchrl]'",
+        _build_torchrl_ppo(True),
+        threaded=True,
+        label="PPO, TorchRLEnv",
+    ),
+    Engine(
+        "torchrl-ppo-serial",
+        "TorchRL Collector + ClipPPOLoss on SerialEnv of GymWrapper",
+        "torchrl",
+        "pip install 'envhive[torchrl]'",
+        _build_torchrl_ppo(False),
+        label="PPO, SerialEnv",
+    ),
+)
+ENGINES.update({e.name: e for e in PPO_ENGINES})

@@ -1,0 +1,104 @@
+"""RLlib (new API stack): envhive ids in EnvRunners, with distinct per-runner seeds.
+
+    import envhive.adapters.rllib  # every envhive id, for every Ray worker process
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    config = (
+        PPOConfig()
+        .environment("envhive/CartPole-v1")
+        .env_runners(num_env_runners=2, num_envs_per_env_runner=8, gym_env_vectorize_mode="vector_entry_point")
+        .debugging(seed=0)
+    )
+
+Importing this module registers every envhive task as ``envhive/<task>`` with Ray Tune's env
+registry (``ray.tune.register_env``), which Ray stores in the cluster and every worker process
+reads: EnvRunners resolve the id without importing anything themselves. (Gymnasium 1.x has no
+plugin entry points any more, so nothing else reaches a worker that never imports envhive;
+without this import, Gymnasium's ``"envhive:envhive/CartPole-v1"`` form -- import the module,
+then look the id up -- works in any process, with the seeding caveat below.)
+
+What the EnvRunner gets is envhive's pool (NEXT_STEP autoreset, what RLlib consumes; sync, since
+RLlib steps every env each call) built from ``config.environment(env_config=...)`` as the task's
+kwargs (``max_episode_steps``, ``num_threads``, task options). Seeding: RLlib resets runner ``k``
+with ``seed + k`` (eval runners ``+ 1e6``); here env ``i`` of a runner reset with ``s`` gets seed
+``s * num_envs + i``, so no two envs of any runners share a seed and a rerun repeats every one.
+(Gymnasium's own convention, ``s + i``, gives runner 1's env 1 the seed of runner 2's env 0.)
+With no ``config.seed``, each pool draws fresh OS entropy.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
+from ray.tune.registry import register_env
+
+from envhive.adapters.common import make_pool
+from envhive.registry import list_envs
+from envhive.vector import HiveVectorEnv
+
+ID_PREFIX = "envhive/"
+_VECTOR_MODE_HINT = (
+    "envhive ids are vector envs (one pool per EnvRunner): set "
+    "config.env_runners(gym_env_vectorize_mode='vector_entry_point')"
+)
+
+
+class RunnerSeeds(VectorWrapper):
+    """Spreads an int reset seed ``s`` over the pool as ``s * num_envs + i`` (see the module doc)."""
+
+    def __init__(self, pool: HiveVectorEnv) -> None:
+        super().__init__(pool)
+        self.pool = pool
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            n = self.pool.num_envs
+            seed = [int(seed) * n + i for i in range(n)]
+        return self.pool.reset(seed=seed, options=options)
+
+
+def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
+    """What an EnvRunner builds for ``envhive/<task_id>``: ``env_config`` plus RLlib's ``num_envs``."""
+    kwargs = dict(env_config)
+    if "num_envs" not in kwargs:
+        raise ValueError(f"{ID_PREFIX}{task_id}: {_VECTOR_MODE_HINT}")
+    if kwargs.get("batch_size") not in (None, 0, kwargs["num_envs"]):
+        raise ValueError(
+            f"{ID_PREFIX}{task_id}: RLlib steps every env of a runner at once; an async pool "
+            f"(batch_size={kwargs['batch_size']} < num_envs={kwargs['num_envs']}) cannot feed it: drop batch_size"
+        )
+    mode = kwargs.get("autoreset_mode")
+    if mode not in (None, "next_step", AutoresetMode.NEXT_STEP):
+        raise ValueError(
+            f"{ID_PREFIX}{task_id}: RLlib's EnvRunner consumes NEXT_STEP autoreset; "
+            f"drop autoreset_mode={mode!r} (or pass 'next_step')"
+        )
+    if "seed" in kwargs:
+        raise ValueError(
+            f"{ID_PREFIX}{task_id}: seed RLlib runs with config.debugging(seed=...), not env_config['seed']: "
+            "RLlib reseeds each runner with seed + worker_index at its first reset"
+        )
+    if kwargs.pop("render_mode", None) is not None:
+        raise ValueError(f"{ID_PREFIX}{task_id}: envhive does not render yet; drop render_mode")
+    return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
+
+
+def register_ids(task_ids: Iterable[str] | None = None) -> list[str]:
+    """Register ``envhive/<task>`` with Ray Tune for ``task_ids`` (default: every task); returns the
+    ids. Import time does it for every task; call it for tasks registered later (a PyEnv class)."""
+    ids = []
+    for task_id in list_envs() if task_ids is None else task_ids:
+        if task_id.startswith(ID_PREFIX):
+            task_id = task_id[len(ID_PREFIX) :]
+        register_env(ID_PREFIX + task_id, functools.partial(make_runner_env, task_id))
+        ids.append(ID_PREFIX + task_id)
+    return ids
+
+
+register_ids()
