@@ -326,6 +326,13 @@ def plot(path: Path, all_runs: dict[str, dict[str, list[dict[str, Any]]]], exs: 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    def has_curve(ex: Example) -> bool:  # short runs of long-episode tasks may end no episode
+        runs = [run for engine, rs in all_runs[ex.name].items() if engine != "zero-cost" for run in rs]
+        return any(math.isfinite(r) for run in runs for _, _, r in run["history"])
+
+    exs = [ex for ex in exs if has_curve(ex)]
+    if not exs:
+        return
     fig, axes = plt.subplots(1, len(exs), figsize=(6 * len(exs), 4.2), squeeze=False)
     for ax, ex in zip(axes[0], exs, strict=True):
         for engine, rs in all_runs[ex.name].items():
