@@ -16,7 +16,7 @@ SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name
 
 NATIVE_TESTS := build/native-tests
 
-.PHONY: demo test install install-rllib lint typecheck native-test sanitize fuzz bench clean
+.PHONY: gl-deps demo test install install-rllib lint typecheck native-test sanitize fuzz bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,24 @@ $(VENV_RLLIB)/.installed: $(VENV)/.installed
 	$(VENV_RLLIB)/bin/python -c "import gymnasium, ray; assert gymnasium.__version__ == '1.2.2', gymnasium.__version__"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed gl-deps
+
+# Headless GL for MuJoCo's render_mode="rgb_array": EGL with Mesa's software renderer (llvmpipe).
+# envhive links no GL (the first MuJoCo frame dlopens libEGL, else libOSMesa), so it builds and
+# imports without these; rendering then raises envhive.RenderError naming them. A no-op when present
+# (or off Debian/Ubuntu, where it says what to install); pip install never runs it.
+GL_PACKAGES := libegl1 libegl-mesa0 libgl1-mesa-dri
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+gl-deps:
+	@missing=$$(for p in $(GL_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get > /dev/null; then \
+	    echo "envhive: installing headless GL for MuJoCo rendering: $$missing"; \
+	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "envhive: MuJoCo rendering needs EGL with Mesa (Debian/Ubuntu packages: $$missing); install them with your package manager" >&2; \
+	  fi; \
+	fi
 
 install-rllib: $(VENV_RLLIB)/.installed
 

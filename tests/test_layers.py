@@ -2,7 +2,7 @@
 layer without a cycle), and no function hides an import of envhive to dodge a cycle.
 
 Layers, bottom up (docs/architecture.md):
-  0 errors, spaces, _version        -- exceptions and declarations
+  0 errors, spaces, images, _version -- exceptions, declarations, render images
   1 catalog                         -- task ids, families, family modules
   2 authoring.*                     -- environments written in Python (its own order below)
   3 registry                        -- kwargs into a resolved task and pool config
@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "envhive._version": 0,
     "envhive.errors": 0,
     "envhive.spaces": 0,
+    "envhive.images": 0,
     "envhive.catalog": 1,
     "envhive.authoring": 2,
     "envhive.registry": 3,

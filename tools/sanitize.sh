@@ -12,7 +12,8 @@ kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(asan tsan)
 
 TESTS=(tests/test_threads.py tests/test_errors.py tests/test_async.py tests/test_autoreset.py
-       tests/test_determinism.py tests/test_arrays.py tests/test_python_env_errors.py tests/test_fuzz.py)
+       tests/test_determinism.py tests/test_arrays.py tests/test_python_env_errors.py tests/test_fuzz.py
+       tests/test_render.py)
 
 for kind in "${kinds[@]}"; do
   case "$kind" in

@@ -53,6 +53,17 @@ nb::dict space_json(const SpaceSpec& s) {
   return d;
 }
 
+// A task's frames (RenderSpec), or None when it has no renderer; envhive.spaces.RenderDecl reads it.
+nb::object render_json(const RenderSpec& r) {
+  if (!r.available()) return nb::none();
+  nb::dict d;
+  d["height"] = r.height;
+  d["width"] = r.width;
+  d["fps"] = r.fps;
+  d["threads"] = r.threads;
+  return d;
+}
+
 // What `import envhive`, `envhive list` and `envhive info` need without loading this module:
 // written into <module>.tasks.json by the build (csrc/bindings/write_module_metadata.py). Every
 // task's spaces are resolved with its default config, which also validates them at build time (a
@@ -95,6 +106,7 @@ nb::dict task_manifest() {
       infos.append(info);
     }
     spaces["infos"] = infos;
+    spaces["render"] = render_json(s.render);
     entry["spaces"] = spaces;
     tasks[t.meta.id.c_str()] = entry;
   }
@@ -131,10 +143,15 @@ NB_MODULE(ENVHIVE_MODULE_NAME, m) {
   m.def("task_manifest", &task_manifest);
   m.def(
       "set_error_types",
-      [](nb::object env_error, nb::object reset_needed, nb::object pool_closed, nb::object pool_busy) {
-        error_types() = {env_error, reset_needed, pool_closed, pool_busy};
+      [](nb::object env_error, nb::object reset_needed, nb::object pool_closed, nb::object pool_busy,
+         nb::object render_error) {
+        error_types() = {env_error, reset_needed, pool_closed, pool_busy, render_error};
       },
-      nb::kw_only(), nb::arg("env_error"), nb::arg("reset_needed"), nb::arg("pool_closed"), nb::arg("pool_busy"));
+      nb::kw_only(), nb::arg("env_error"), nb::arg("reset_needed"), nb::arg("pool_closed"), nb::arg("pool_busy"),
+      nb::arg("render_error"));
+  m.def(
+      "set_image_reader", [](nb::object reader) { image_reader() = std::move(reader); }, nb::arg("reader"),
+      "The function that reads a render image: path -> (height, width, 4) uint8 array.");
   m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); });
 
   bind_module_extras(m);

@@ -15,6 +15,10 @@
 #include <sstream>
 #include <thread>
 
+#if defined(__linux__)
+#include <unistd.h>
+#endif
+
 #include "../core/pool.h"
 #include "spec_types.h"
 
@@ -26,6 +30,10 @@ namespace nb = nanobind;
 
 // A timeout this long (about 31 years) or longer is no deadline.
 constexpr double kNoDeadlineSeconds = 1e9;
+// render(): frame blocks its recycler keeps for reuse (the frames a caller holds, and the next call's),
+// also the blocks counted against memory; the most env ids an error message lists.
+constexpr size_t kFrameBlocksKept = 2;
+constexpr size_t kIdsNamed = 10;
 
 int npy_type(DType d) {
   switch (d) {
@@ -91,6 +99,8 @@ class NativePool {
     const TaskDef* task = task_registry().find(task_id);
     if (!task) throw nb::key_error(("unknown task id '" + task_id + "'").c_str());
     const Config cfg = config_from_py(*task, config);
+    task_id_ = task_id;
+    render_images_ = task->meta.render_images;
     {
       nb::gil_scoped_release release;  // building envs can take long (Atari: ~85 ms each)
       pool_ = std::make_unique<Pool>(*task, cfg, options, seeds);
@@ -178,6 +188,39 @@ class NativePool {
   void async_reset(nb::handle mask, nb::dict seeds, nb::dict options) {
     Call call(*this);
     queue_reset(mask, seeds, options, false);
+  }
+
+  // The frames of the envs in `env_ids` (None: every env), drawn on the pool's threads without the
+  // GIL, as one (n, height, width, 3) uint8 array viewing a block that Python owns from now on (no
+  // later call writes it). Envs in flight cannot be drawn (ValueError naming them), nor envs never
+  // reset (ResetNeeded); a frame an env's renderer cannot draw raises RenderError.
+  nb::object render(nb::handle env_ids) {
+    Call call(*this);
+    const RenderSpec& rs = pool_->spaces().render;
+    if (!rs.available())
+      throw nb::value_error((task_id_ + " has no renderer: it declares no frames to draw").c_str());
+    if (!pool_->options().render)
+      throw nb::value_error("this pool was made without render_mode; make it with render_mode='rgb_array' to render");
+    const std::vector<int32_t> ids = render_ids(env_ids);
+    load_render_images();
+    const size_t bytes = rs.frame_bytes() * ids.size();
+    check_frame_bytes(bytes);
+    const std::shared_ptr<BlockRecycler>& recycler = frame_recycler(bytes);
+    std::byte* blk = recycler->acquire();
+    PyObject* owner_raw = make_owner(recycler, blk);
+    nb::object owner = nb::steal(owner_raw);
+    std::vector<RenderFailure> failures;
+    bool interrupted = false;
+    WaitResult r;
+    {
+      nb::gil_scoped_release release;
+      r = pool_->render(ids.data(), ids.size(), reinterpret_cast<uint8_t*>(blk), failures,
+                        [&] { return check_signals(interrupted); });
+    }
+    finish_wait(r, "render()");
+    if (!failures.empty()) raise_render_failures(failures);
+    const npy_intp dims[4] = {static_cast<npy_intp>(ids.size()), rs.height, rs.width, kRgbChannels};
+    return view(owner_raw, blk, NPY_UINT8, 4, dims);
   }
 
  private:
@@ -484,6 +527,123 @@ class NativePool {
     return rows;
   }
 
+  // The env ids render() draws: every env for None, else an int or 1-D array of distinct ids in
+  // range; none in flight, every one reset at least once.
+  std::vector<int32_t> render_ids(nb::handle env_id) {
+    const int n = pool_->options().num_envs;
+    std::vector<int32_t> ids;
+    if (env_id.is_none()) {
+      ids = all_ids_;
+    } else {
+      PyObject* arr = PyArray_FromAny(env_id.ptr(), nullptr, 0, 0, 0, nullptr);
+      if (!arr) throw nb::python_error();
+      nb::object holder = nb::steal(arr);
+      auto* a = reinterpret_cast<PyArrayObject*>(arr);
+      if (PyArray_NDIM(a) > 1) throw nb::value_error("env_ids must be an int or a 1-D array of ints");
+      if (PyArray_SIZE(a) > 0 && (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a)))
+        throw nb::type_error("env_ids must hold integers");
+      PyObject* conv = PyArray_FromAny(arr, PyArray_DescrFromType(NPY_INT64), 0, 1,
+                                       NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST, nullptr);
+      if (!conv) throw nb::python_error();
+      nb::object conv_holder = nb::steal(conv);
+      auto* c = reinterpret_cast<PyArrayObject*>(conv);
+      const int64_t* v = static_cast<const int64_t*>(PyArray_DATA(c));
+      ++stamp_value_;
+      for (npy_intp i = 0; i < PyArray_SIZE(c); ++i) {
+        if (v[i] < 0 || v[i] >= n)
+          throw nb::value_error(
+              ("env_ids: " + std::to_string(v[i]) + " is out of range [0, " + std::to_string(n) + ")").c_str());
+        const auto id = static_cast<int32_t>(v[i]);
+        if (stamp_[static_cast<size_t>(id)] == stamp_value_)
+          throw nb::value_error(("env_ids: env " + std::to_string(id) + " appears twice").c_str());
+        stamp_[static_cast<size_t>(id)] = stamp_value_;
+        ids.push_back(id);
+      }
+    }
+    std::vector<int32_t> busy;
+    for (int32_t id : ids)
+      if (pool_->in_flight(id)) busy.push_back(id);
+    if (!busy.empty()) {
+      std::ostringstream msg;
+      msg << "cannot render env" << (busy.size() > 1 ? "s " : " ");
+      for (size_t i = 0; i < busy.size() && i < kIdsNamed; ++i) msg << (i ? ", " : "") << busy[i];
+      if (busy.size() > kIdsNamed) msg << " (and " << busy.size() - kIdsNamed << " more)";
+      msg << ": in flight (sent, not yet returned by recv()); render(env_ids=...) the envs awaiting an action, "
+             "or recv() them first";
+      throw nb::value_error(msg.str().c_str());
+    }
+    if (pool_->never_reset() > 0)
+      for (int32_t id : ids)
+        if (!pool_->was_reset(id))
+          raise(error_types().reset_needed, PyExc_RuntimeError,
+                "env " + std::to_string(id) + " has not been reset: call reset() before render()");
+    return ids;
+  }
+
+  // The images the task's renderer draws, read once per process (the GIL is held here).
+  void load_render_images() {
+    for (const auto& [name, path] : render_images_) {
+      if (RenderImages::get().has(name)) continue;
+      if (path.empty())
+        raise(error_types().render_error, PyExc_RuntimeError,
+              task_id_ + ": cannot find the image file of its renderer's '" + name +
+                  "' (Gymnasium's assets folder was not found when envhive loaded)");
+      const nb::object& reader = image_reader();
+      if (!reader.is_valid())
+        raise(error_types().render_error, PyExc_RuntimeError,
+              "cannot read render image '" + name + "': no image reader was installed (import envhive first)");
+      nb::object img = reader(path);
+      PyObject* conv = PyArray_FromAny(img.ptr(), PyArray_DescrFromType(NPY_UINT8), 3, 3,
+                                       NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, nullptr);
+      if (!conv) throw nb::python_error();
+      nb::object conv_holder = nb::steal(conv);
+      auto* a = reinterpret_cast<PyArrayObject*>(conv);
+      if (PyArray_DIM(a, 2) != kRgbaChannels) throw nb::value_error(("render image " + path + " is not RGBA").c_str());
+      RgbaImage rgba;
+      rgba.height = static_cast<int>(PyArray_DIM(a, 0));
+      rgba.width = static_cast<int>(PyArray_DIM(a, 1));
+      const auto* data = static_cast<const uint8_t*>(PyArray_DATA(a));
+      rgba.rgba.assign(data, data + PyArray_NBYTES(a));
+      RenderImages::get().put(name, std::move(rgba));
+    }
+  }
+
+  // A render block must fit in memory with room to spare (as the pool checks its output batches).
+  static void check_frame_bytes(size_t bytes) {
+#if defined(__linux__)
+    const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (physical > 0 && static_cast<double>(bytes) * kFrameBlocksKept > physical / 2)
+      throw nb::value_error(("render(): the frames need " + std::to_string(static_cast<double>(bytes) / 1e9) +
+                             " GB, too much for this machine's memory; render fewer envs at once (env_ids=...)")
+                                .c_str());
+#else
+    (void)bytes;
+#endif
+  }
+
+  // Frames blocks come from a recycler of their size (the last size asked for; blocks Python still
+  // holds keep their own recycler alive).
+  const std::shared_ptr<BlockRecycler>& frame_recycler(size_t bytes) {
+    if (!frames_ || frames_->block_bytes() != bytes) frames_ = std::make_shared<BlockRecycler>(bytes, kFrameBlocksKept);
+    return frames_;
+  }
+
+  [[noreturn]] void raise_render_failures(const std::vector<RenderFailure>& failures) {
+    bool same = true;
+    for (const auto& f : failures) same = same && f.message == failures[0].message;
+    std::ostringstream msg;
+    msg << "env " << failures[0].env_id << " could not be rendered: " << failures[0].message;
+    if (failures.size() > 1)
+      msg << " (and " << failures.size() - 1 << " more env(s) failed" << (same ? " the same way" : "") << ")";
+    nb::list ids;
+    for (const auto& f : failures) ids.append(f.env_id);
+    const nb::object& type = error_types().render_error;
+    if (!type.is_valid()) raise(nb::object(), PyExc_RuntimeError, msg.str());
+    nb::object err = type(msg.str(), failures[0].env_id, ids);
+    PyErr_SetObject(type.ptr(), err.ptr());
+    throw nb::python_error();
+  }
+
   // The finished batch as numpy arrays: (obs, reward, terminated, truncated, info).
   nb::tuple take_batch() {
     std::vector<EnvFailure> failures;
@@ -573,6 +733,9 @@ class NativePool {
   }
 
   std::unique_ptr<Pool> pool_;
+  std::string task_id_;
+  std::vector<std::pair<std::string, std::string>> render_images_;  // the task's TaskMeta::render_images
+  std::shared_ptr<BlockRecycler> frames_;  // render() blocks (made by the first render)
   std::atomic<bool> busy_{false};     // a call is inside (see Call)
   std::atomic<bool> closing_{false};  // close() began: calls raise PoolClosedError
   int obs_type_ = NPY_FLOAT32;
@@ -593,6 +756,11 @@ ErrorTypes& error_types() {
   return *types;
 }
 
+nb::object& image_reader() {
+  static nb::object* reader = new nb::object();  // never destroyed, as error_types()
+  return *reader;
+}
+
 void bind_native_pool(nb::module_& m) {
   nb::enum_<AutoresetMode>(m, "AutoresetMode", "Gymnasium 1.4's autoreset modes.")
       .value("next_step", AutoresetMode::kNextStep)
@@ -603,19 +771,20 @@ void bind_native_pool(nb::module_& m) {
       .def(
           "__init__",
           [](PoolOptions* self, int num_envs, int batch_size, int num_threads, int thread_affinity_offset,
-             AutoresetMode autoreset_mode, int64_t max_episode_steps) {
+             AutoresetMode autoreset_mode, int64_t max_episode_steps, bool render) {
             new (self) PoolOptions{num_envs, batch_size, num_threads, thread_affinity_offset, autoreset_mode,
-                                   max_episode_steps};
+                                   max_episode_steps, render};
           },
           nb::kw_only(), nb::arg("num_envs") = 1, nb::arg("batch_size") = 1, nb::arg("num_threads") = 1,
           nb::arg("thread_affinity_offset") = -1, nb::arg("autoreset_mode") = AutoresetMode::kNextStep,
-          nb::arg("max_episode_steps") = 0)
+          nb::arg("max_episode_steps") = 0, nb::arg("render") = false)
       .def_rw("num_envs", &PoolOptions::num_envs)
       .def_rw("batch_size", &PoolOptions::batch_size)
       .def_rw("num_threads", &PoolOptions::num_threads)
       .def_rw("thread_affinity_offset", &PoolOptions::thread_affinity_offset)
       .def_rw("autoreset_mode", &PoolOptions::autoreset_mode)
-      .def_rw("max_episode_steps", &PoolOptions::max_episode_steps);
+      .def_rw("max_episode_steps", &PoolOptions::max_episode_steps)
+      .def_rw("render", &PoolOptions::render);
 
   m.attr("MAX_NUM_ENVS") = kMaxNumEnvs;
 
@@ -636,6 +805,8 @@ void bind_native_pool(nb::module_& m) {
            nb::arg("seeds") = nb::dict(), nb::arg("options") = nb::dict())
       .def("async_reset", &NativePool::async_reset, nb::kw_only(), nb::arg("mask").none() = nb::none(),
            nb::arg("seeds") = nb::dict(), nb::arg("options") = nb::dict())
+      .def("render", &NativePool::render, nb::arg("env_ids").none() = nb::none(),
+           "Frames of env_ids (None: all) as an (n, height, width, 3) uint8 array (render_mode='rgb_array').")
       .def("close", &NativePool::close)
       .def_prop_ro("closed", &NativePool::closed)
       .def_prop_ro("outstanding", &NativePool::outstanding);

@@ -18,8 +18,14 @@ struct ErrorTypes {
   nanobind::object reset_needed;   // ResetNeeded(message)
   nanobind::object pool_closed;    // PoolClosedError(message), a ValueError
   nanobind::object pool_busy;      // PoolBusyError(message), a RuntimeError
+  nanobind::object render_error;   // RenderError(message, env_id, env_ids), a RuntimeError
 };
 ErrorTypes& error_types();
+
+// Reads a PNG file into an (height, width, 4) uint8 array (envhive.images.read_png_rgba); set once
+// at import by envhive.catalog through the module's set_image_reader(). Render images
+// (TaskMeta::render_images) are read with it before the first frame that needs them.
+nanobind::object& image_reader();
 
 void bind_native_pool(nanobind::module_& m);
 

@@ -15,7 +15,7 @@ namespace envhive::bindings {
 
 // The interface between a module and envhive's Python package; bump it whenever module.cc,
 // native_pool.cc or spec_types.cc change what Python sees.
-inline constexpr int kProtocol = 1;
+inline constexpr int kProtocol = 2;
 
 // The compiler and binding library a module was built with (reported in errors and `envhive info`).
 inline std::string build_abi() {

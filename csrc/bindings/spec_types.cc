@@ -19,17 +19,34 @@ ConfigValue config_value_from_py(const std::string& name, nb::handle h) {
   }
   if (PyFloat_Check(o)) return PyFloat_AS_DOUBLE(o);
   if (PyUnicode_Check(o)) return nb::cast<std::string>(h);
-  if (PySequence_Check(o) && !PyBytes_Check(o)) {
+  const auto numbers = [&](nb::handle seq, const std::string& what) {
     std::vector<double> out;
-    for (nb::handle item : nb::iter(h)) {
+    for (nb::handle item : nb::iter(seq)) {
       if (!PyFloat_Check(item.ptr()) && !(PyLong_Check(item.ptr()) && !PyBool_Check(item.ptr())))
-        throw nb::type_error(("config value for '" + name + "' must be a list of numbers").c_str());
+        throw nb::type_error(("config value for '" + what + "' must be a list of numbers").c_str());
       out.push_back(PyFloat_AsDouble(item.ptr()));
     }
     return out;
+  };
+  if (PyDict_Check(o)) {
+    ConfigTable table;
+    for (auto [k, v] : nb::borrow<nb::dict>(h)) {
+      if (!PyUnicode_Check(k.ptr()))
+        throw nb::type_error(("config value for '" + name + "' must be a dict with str keys").c_str());
+      const auto key = nb::cast<std::string>(k);
+      const std::string what = name + "[" + key + "]";
+      if (PyFloat_Check(v.ptr()) || PyLong_Check(v.ptr()))
+        table[key] = {PyFloat_AsDouble(v.ptr())};
+      else if (PySequence_Check(v.ptr()) && !PyUnicode_Check(v.ptr()) && !PyBytes_Check(v.ptr()))
+        table[key] = numbers(v, what);
+      else
+        throw nb::type_error(("config value for '" + what + "' must be a number or a list of numbers").c_str());
+    }
+    return table;
   }
-  throw nb::type_error(("config value for '" + name + "' has an unsupported type (bool, int, float, str or a list of "
-                        "numbers)")
+  if (PySequence_Check(o) && !PyBytes_Check(o)) return numbers(h, name);
+  throw nb::type_error(("config value for '" + name + "' has an unsupported type (bool, int, float, str, a list of "
+                        "numbers or a dict of those)")
                            .c_str());
 }
 
@@ -40,6 +57,18 @@ nb::object config_value_to_py(const ConfigValue& v) {
         if constexpr (std::is_same_v<T, std::vector<double>>) {
           nb::list out;
           for (double d : x) out.append(nb::float_(d));
+          return out;
+        } else if constexpr (std::is_same_v<T, ConfigTable>) {
+          nb::dict out;  // a value of one number is that number, as the Python dicts these come from
+          for (const auto& [key, values] : x) {
+            if (values.size() == 1) {
+              out[key.c_str()] = nb::float_(values[0]);
+            } else {
+              nb::list items;
+              for (double d : values) items.append(nb::float_(d));
+              out[key.c_str()] = items;
+            }
+          }
           return out;
         } else {
           return nb::cast(x);
@@ -112,10 +141,18 @@ void bind_spec_types(nb::module_& m) {
       .def_prop_ro("default", [](const ConfigField& f) { return config_value_to_py(f.default_value); })
       .def_ro("doc", &ConfigField::doc);
 
+  nb::class_<RenderSpec>(m, "RenderSpec", "The frames a task's renderer draws (height x width x 3 uint8).")
+      .def_ro("height", &RenderSpec::height)
+      .def_ro("width", &RenderSpec::width)
+      .def_ro("fps", &RenderSpec::fps)
+      .def_ro("threads", &RenderSpec::threads)
+      .def_prop_ro("available", &RenderSpec::available);
+
   nb::class_<Spaces>(m, "Spaces", "What a task exposes once its config is known.")
       .def_ro("observation", &Spaces::observation)
       .def_ro("action", &Spaces::action)
-      .def_ro("infos", &Spaces::infos);
+      .def_ro("infos", &Spaces::infos)
+      .def_ro("render", &Spaces::render);
 
   nb::class_<TaskInfo>(m, "TaskInfo", "A registered task's metadata and config fields.")
       .def_prop_ro("id", [](const TaskInfo& t) { return t.meta.id; })

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "render.h"
 #include "rng.h"
 #include "spec.h"
 
@@ -53,6 +54,15 @@ class Env {
   // from ever calling prepare().
   virtual bool can_prepare() const { return false; }
   virtual void prepare() {}
+
+  // Draw the current state into `rgb`: Spaces::render.height x width x 3 uint8, rows top first
+  // (what Gymnasium's render() returns for render_mode="rgb_array"). Called by a pool thread, one
+  // at a time per env and never while the env is in flight; `slot` is that thread's render state
+  // (RenderSlot::state). It must not change anything a later step, observation or info reads.
+  // Throw for a frame that cannot be drawn (no GL, a bad camera): render() raises RenderError.
+  virtual void render(uint8_t* /*rgb*/, RenderSlot& /*slot*/) {
+    throw std::logic_error("this task has no renderer (its Spaces declare no frame size)");
+  }
 
   // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would.
   void seed(uint64_t s) { rng_.seed(s); }

@@ -48,4 +48,21 @@ bool EnvStepper::prepare(int32_t id) {
   return true;
 }
 
+bool EnvStepper::render(int32_t id, uint8_t* rgb, size_t bytes, RenderSlot& slot, std::string& error) {
+  try {
+    envs_[static_cast<size_t>(id)]->render(rgb, slot);
+    return true;
+#if defined(__GLIBCXX__)
+  } catch (abi::__forced_unwind&) {
+    throw;
+#endif
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "an exception that is not a std::exception";
+  }
+  std::memset(rgb, 0, bytes);
+  return false;
+}
+
 }  // namespace envhive

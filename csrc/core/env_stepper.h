@@ -33,6 +33,10 @@ struct PoolOptions {
   int thread_affinity_offset = -1;  // pin participant i to core offset + i; -1: no pinning
   AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
   int64_t max_episode_steps = 0;  // 0: no time limit
+  // render_mode="rgb_array": Pool::render may be called. Fixed for the pool's life (as Gymnasium's
+  // render_mode), it turns prepared steps off (Env::prepare moves the state a frame draws). No
+  // render state exists until the first render call.
+  bool render = false;
 };
 
 // Per-env state. Who writes each field: "caller" -- the thread calling the pool, only while the
@@ -90,6 +94,9 @@ class EnvStepper {
   // Any pool thread holding nothing else: the action-independent part of the env's next step
   // (Env::prepare); false when another thread holds the env. Errors surface from the step.
   bool prepare(int32_t id);
+  // A pool thread, for an env not in flight: its frame into `rgb` (`bytes` long). False, with the
+  // frame zeroed and `error` set, when the env's renderer threw; the env itself is unaffected.
+  bool render(int32_t id, uint8_t* rgb, size_t bytes, RenderSlot& slot, std::string& error);
 
  private:
   // The one failure path: runs f, and turns any exception into the env's error.

@@ -68,8 +68,15 @@ Pool::Pool(const TaskDef& task, const Config& config, PoolOptions options, const
   // the one thread is a worker and the caller only waits).
   standby_on_ = !sync() && opt_.num_threads >= 2;
   const int workers = sync() || standby_on_ ? opt_.num_threads - 1 : opt_.num_threads;
+  if (opt_.render && spaces_.render.available()) {
+    const auto cap = spaces_.render.threads > 0 ? static_cast<size_t>(spaces_.render.threads) : participants_;
+    render_threads_ = std::min(participants_, cap);
+  }
+  render_slots_ = std::make_unique<RenderSlot[]>(render_threads_);
   if (sync()) {
-    prepare_ = participants_ > 1 && stepper_.can_prepare();
+    // A prepared step moves the state a frame would draw (MuJoCo: mj_step1 of the next step), so
+    // pools that render never prepare.
+    prepare_ = participants_ > 1 && stepper_.can_prepare() && !opt_.render;
     if (prepare_) {
       prepare_lists_ = std::vector<PrepareList>(participants_);
       for (auto& l : prepare_lists_) l.ids.reserve(n);
@@ -106,6 +113,9 @@ void Pool::close() {
   for (auto& t : workers_) t.join();
   workers_.clear();
   ring_.release_blocks();
+  // Render state (GL contexts and what they hold) is freed here, on the closing thread: no other
+  // thread has it current (each thread ends its slot after every render call).
+  for (size_t i = 0; i < render_threads_; ++i) render_slots_[i].release();
 }
 
 void Pool::set_seed(int32_t id, uint64_t seed) {
@@ -232,12 +242,26 @@ void Pool::worker_loop(int index) {
   pin_thread(index);
   using clock = std::chrono::steady_clock;
   const auto queued = [this] { return queue_.nonempty(); };
+  const size_t self = static_cast<size_t>(index) + 1;
+  // Workers beyond render_threads_ (all of them in pools that do not render) never look at jobs.
+  const bool renders = self < render_threads_;
+  uint64_t rendered = 0;  // the last render job this worker joined
+  const auto render_waiting = [&] {
+    if (!renders) return false;
+    const uint64_t job = render_posted_.load(std::memory_order_relaxed);
+    return job != 0 && job != rendered;
+  };
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (help_once(Helper::kWorker, static_cast<size_t>(index) + 1) > 0.0) {
+    if (help_once(Helper::kWorker, self) > 0.0) {
       if (standby_on_) standby_.after_chunk(queued);  // the caller is away in Python: the standby steps
       continue;
     }
-    if (prepare_ && prepare_one(static_cast<size_t>(index) + 1)) continue;
+    if (render_waiting()) {
+      rendered = render_posted_.load(std::memory_order_seq_cst);
+      join_render(self, rendered);
+      continue;
+    }
+    if (prepare_ && prepare_one(self)) continue;
     // Spin briefly: the next batch usually arrives within microseconds, and a futex wake-up costs
     // more than a small env's whole step. Yield while spinning: when the scheduler put this worker
     // on the caller's core, a pure spin would hold the core the caller needs.
@@ -245,7 +269,7 @@ void Pool::worker_loop(int index) {
     bool got_work = false;
     while (clock::now() < spin_until) {
       std::this_thread::yield();
-      if (queue_.nonempty() || stop_.load(std::memory_order_relaxed)) {
+      if (queue_.nonempty() || stop_.load(std::memory_order_relaxed) || render_waiting()) {
         got_work = true;
         break;
       }
@@ -253,7 +277,7 @@ void Pool::worker_loop(int index) {
     if (got_work) continue;
     std::unique_lock<std::mutex> lock(work_mu_);
     sleeping_workers_.fetch_add(1, std::memory_order_seq_cst);
-    work_cv_.wait(lock, [this] { return stop_.load(std::memory_order_seq_cst) || queue_.nonempty(); });
+    work_cv_.wait(lock, [&] { return stop_.load(std::memory_order_seq_cst) || queue_.nonempty() || render_waiting(); });
     sleeping_workers_.fetch_sub(1, std::memory_order_seq_cst);
   }
 }
@@ -267,6 +291,83 @@ void Pool::standby_loop(int index) {
     // work queued and the caller away, look again every kStandbyPoll.
     standby_.sleep(!standby_.caller_is_helping() && queue_.nonempty(), stop_);
   }
+}
+
+void Pool::join_render(size_t self, uint64_t job) {
+  if (job == 0) return;
+  render_users_.fetch_add(1, std::memory_order_seq_cst);
+  // Counted in before looking: the caller either sees this worker and waits for it, or closed the
+  // job first and this load sees that (0, or a later job's number).
+  if (render_posted_.load(std::memory_order_seq_cst) == job) {
+    RenderJob& j = render_job_;
+    RenderSlot& slot = render_slots_[self];
+    const size_t bytes = spaces_.render.frame_bytes();
+    for (;;) {
+      const size_t i = j.next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= j.n) break;
+      j.failed[i] = !stepper_.render(j.ids[i], j.frames + i * bytes, bytes, slot, j.errors[i]);
+    }
+    slot.end();
+  }
+  render_users_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+WaitResult Pool::render(const int32_t* ids, size_t n, uint8_t* frames, std::vector<RenderFailure>& failures,
+                        const std::function<bool()>& interrupted) {
+  using clock = std::chrono::steady_clock;
+  if (!opt_.render) throw std::logic_error("render(): this pool was made without render_mode");
+  if (!spaces_.render.available()) throw std::logic_error("render(): this task has no renderer");
+  if (n == 0) return WaitResult::kReady;
+  RenderJob& job = render_job_;
+  job.ids = ids;
+  job.n = n;
+  job.frames = frames;
+  job.errors.assign(n, std::string());
+  job.failed.assign(n, 0);
+  job.next.store(0, std::memory_order_relaxed);
+  const bool shared = render_threads_ > 1 && n > 1;
+  if (shared) {
+    render_posted_.store(++render_jobs_, std::memory_order_seq_cst);  // publishes the job's fields
+    if (sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
+      { std::lock_guard<std::mutex> lock(work_mu_); }
+      work_cv_.notify_all();
+    }
+  }
+  const size_t bytes = spaces_.render.frame_bytes();
+  RenderSlot& slot = render_slots_[0];
+  WaitResult result = WaitResult::kReady;
+  auto checked = clock::now();
+  for (;;) {
+    if (closing_.load(std::memory_order_relaxed)) {
+      result = WaitResult::kClosed;
+      break;
+    }
+    const size_t i = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (i >= n) break;
+    job.failed[i] = !stepper_.render(ids[i], frames + i * bytes, bytes, slot, job.errors[i]);
+    if (clock::now() - checked >= std::chrono::nanoseconds(tuning::kSignalCheckNs)) {
+      if (interrupted()) {
+        result = WaitResult::kInterrupted;
+        break;
+      }
+      checked = clock::now();
+    }
+  }
+  slot.end();
+  if (shared) {
+    job.next.store(n, std::memory_order_relaxed);  // stopped early: nobody claims another frame
+    render_posted_.store(0, std::memory_order_seq_cst);
+    // Workers still drawing their last frame (a MuJoCo frame is ~0.1 s on a CPU): short naps.
+    for (int spins = 0; render_users_.load(std::memory_order_seq_cst) != 0; ++spins) {
+      if (spins < tuning::kRenderWaitYields)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(tuning::kRenderNap);
+    }
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (job.failed[i]) failures.push_back({ids[i], std::move(job.errors[i])});
+  return result;
 }
 
 void Pool::notify_waiter() {

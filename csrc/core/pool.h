@@ -20,6 +20,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -38,6 +39,12 @@
 namespace envhive {
 
 struct EnvFailure {
+  int32_t env_id;
+  std::string message;
+};
+
+// A frame that could not be drawn (Env::render threw); the env is unaffected.
+struct RenderFailure {
   int32_t env_id;
   std::string message;
 };
@@ -107,6 +114,17 @@ class Pool {
     return r;
   }
 
+  // Draw envs ids[0..n) into `frames` (n frames of spaces().render.frame_bytes(), in the order of
+  // ids), without the GIL, on at most RenderSpec::threads pool threads, the caller included (idle
+  // workers join; in async pools they finish their steps first). Every id must be an env that is
+  // not in flight (the bindings check), and the pool must have been made with options().render.
+  // A frame whose env threw is zeroed and reported in `failures`. kInterrupted (`interrupted()`
+  // said so, polled about every tuning::kSignalCheckNs) or kClosed (request_close) stop early.
+  WaitResult render(const int32_t* ids, size_t n, uint8_t* frames, std::vector<RenderFailure>& failures,
+                    const std::function<bool()>& interrupted);
+  // The pool threads that may render at once (1 until rendering is possible).
+  size_t render_threads() const { return render_threads_; }
+
   // Any thread: make a caller waiting in the pool return kClosed (and every later wait at once).
   void request_close();
   // Stop the threads and free the ring. No caller may be inside the pool (the bindings wait for it).
@@ -141,6 +159,8 @@ class Pool {
   double run_chunk(const int32_t* ids, size_t n);  // advance each env, publish all rows at once; its ns
   void record_cost(double ns, bool steps_only);   // fold one env's cost into env_ns_ (and step_ns_)
   bool prepare_one(size_t self);  // prepare one env `self` stepped in this call; false if none
+  // A worker: draws frames of the render job posted as number `job` until none is left to claim.
+  void join_render(size_t self, uint64_t job);
   void worker_loop(int index);
   void standby_loop(int index);
   void pin_thread(int index) const;
@@ -197,6 +217,26 @@ class Pool {
   std::atomic<bool> stop_{false};     // close(): workers exit
   std::atomic<bool> closing_{false};  // request_close(): waits return kClosed
   std::atomic<bool> closed_{false};
+
+  // Rendering (options().render). The caller posts a job; each rendering participant (the caller
+  // 0, workers 1..render_threads_-1) claims frames from `next` and draws them with its own slot.
+  // Workers count themselves in render_users_ before they look at the job and out when done; the
+  // caller closes the job (render_posted_ = 0) and waits for render_users_ to reach 0 before it
+  // touches the job again, so a worker only ever draws into the job it joined.
+  struct RenderJob {
+    const int32_t* ids = nullptr;
+    size_t n = 0;
+    uint8_t* frames = nullptr;
+    std::vector<std::string> errors;  // per frame: written by the thread that drew it
+    std::vector<uint8_t> failed;      // as errors
+    alignas(64) std::atomic<size_t> next{0};
+  };
+  size_t render_threads_ = 1;
+  std::unique_ptr<RenderSlot[]> render_slots_;  // render_threads_ slots; made in the constructor, empty
+  RenderJob render_job_;
+  alignas(64) std::atomic<uint64_t> render_posted_{0};  // the open job's number; 0: none
+  std::atomic<int> render_users_{0};
+  uint64_t render_jobs_ = 0;  // caller: jobs posted so far
 
   bool standby_on_ = false;  // async pools with num_threads >= 2
   Standby standby_;

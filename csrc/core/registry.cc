@@ -50,6 +50,15 @@ void validate_spaces(const Spaces& spaces, const std::string& task) {
     for (int64_t d : info.shape)
       if (d < 0) throw InvalidDeclaration(task + ": info field '" + info.name + "' has a negative dimension");
   }
+  const RenderSpec& r = spaces.render;
+  if (r.height != 0 || r.width != 0) {
+    for (const int64_t side : {r.height, r.width})
+      if (side < 1 || side > kMaxRenderSide)
+        throw InvalidDeclaration(task + ": frames of " + std::to_string(r.height) + " x " + std::to_string(r.width) +
+                                 " pixels cannot be rendered (each side must be in [1, " +
+                                 std::to_string(kMaxRenderSide) + "])");
+  }
+  if (r.fps < 0 || r.threads < 0) throw InvalidDeclaration(task + ": render fps and threads must be >= 0");
 }
 
 ConfigField max_episode_steps_field(int64_t default_steps) {

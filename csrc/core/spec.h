@@ -94,8 +94,13 @@ struct InfoSpec {
   }
 };
 
-// A config value as it crosses from Python: bool, int, float, string or list of floats.
-using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>>;
+// A table of named numbers and number lists: a config value that is a dict in Python (MuJoCo's
+// default_camera_config = {"distance": 4.0, "lookat": [0, 0, 1.15]}). A scalar is a list of one.
+using ConfigTable = std::map<std::string, std::vector<double>>;
+
+// A config value as it crosses from Python: bool, int, float, string, list of floats, or a dict of
+// numbers / lists of numbers.
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>, ConfigTable>;
 
 struct ConfigField {
   std::string name;
@@ -140,17 +145,43 @@ class Config {
     if (auto* s = std::get_if<std::vector<double>>(&v)) return *s;
     throw std::invalid_argument("config field '" + name + "' is not a list of numbers");
   }
+  const ConfigTable& table(const std::string& name) const {
+    const auto& v = raw(name);
+    if (auto* t = std::get_if<ConfigTable>(&v)) return *t;
+    throw std::invalid_argument("config field '" + name + "' is not a dict of numbers");
+  }
   const std::map<std::string, ConfigValue>& values() const { return values_; }
 
  private:
   std::map<std::string, ConfigValue> values_;
 };
 
+// Bytes per pixel of a frame (RGB) and of a render image (RGBA).
+inline constexpr int64_t kRgbChannels = 3, kRgbaChannels = 4;
+
+// What a task's renderer draws for render_mode="rgb_array" (Env::render): frames of height x
+// width x 3 uint8, rows top first, played back at `fps` frames per second (Gymnasium's
+// metadata["render_fps"]). height == width == 0: the task has no renderer.
+struct RenderSpec {
+  int64_t height = 0, width = 0;
+  int64_t fps = 0;
+  // The most pool threads that render at once (0: every thread). A renderer whose per-thread state
+  // is heavy (a GL context, uploaded meshes: tens of MiB and ~0.5 s to make) declares a few.
+  int64_t threads = 0;
+
+  bool available() const { return height > 0 && width > 0; }
+  size_t frame_bytes() const { return static_cast<size_t>(height) * static_cast<size_t>(width) * kRgbChannels; }
+};
+
+// The largest frame side validate_spaces accepts.
+inline constexpr int64_t kMaxRenderSide = 16384;
+
 // What a task exposes once its config is known.
 struct Spaces {
   SpaceSpec observation;
   SpaceSpec action;
   std::vector<InfoSpec> infos;
+  RenderSpec render = {};  // none unless the task renders
 };
 
 // The most info fields a task may declare (write_row hands an env one pointer per field from a
@@ -165,7 +196,8 @@ struct InvalidDeclaration : std::invalid_argument {
 };
 
 // Throws InvalidDeclaration naming `task` when its spaces cannot be served: too many or
-// duplicate info fields, a reserved info name, a bad shape or bounds, an empty Discrete.
+// duplicate info fields, a reserved info name, a bad shape or bounds, an empty Discrete, a frame
+// size outside [1, kMaxRenderSide] (or only one side set), a negative fps or thread count.
 void validate_spaces(const Spaces& spaces, const std::string& task);
 
 }  // namespace envhive

@@ -35,6 +35,9 @@ struct TaskMeta {
   // Per-env reset(options={...}) names the task's envs accept, with docs (Env::set_reset_option).
   std::vector<std::pair<std::string, std::string>> reset_options = {};
   bool hidden = false;  // an engine test task: makeable by id, but not listed nor registered with Gymnasium
+  // Images the task's renderer draws: {name, PNG file}. The bindings read each once per process
+  // before the first frame (RenderImages); a pool that never renders never reads them.
+  std::vector<std::pair<std::string, std::string>> render_images = {};
 };
 
 // The declaration of the config field every task has (its doc is written once, here).

@@ -45,4 +45,8 @@ inline constexpr int64_t kStandbyAfterNs = 50'000;
 // (a wake-up can race ahead of its sleep).
 inline constexpr std::chrono::milliseconds kStandbyPoll{1};
 
+// render(): the caller waits for workers still drawing their last frame (a MuJoCo frame is ~0.1 s
+// on a CPU, a classic-control one ~0.1 ms): this many yields, then naps of kRenderNap.
+inline constexpr int kRenderWaitYields = 64;
+inline constexpr std::chrono::microseconds kRenderNap{100};
 }  // namespace envhive::tuning

@@ -25,11 +25,12 @@ from types import ModuleType
 from typing import Any
 
 from envhive._version import __version__
-from envhive.errors import EnvError, MissingExtraError, PoolBusyError, PoolClosedError, ResetNeeded
-from envhive.spaces import ConfigDecl, InfoDecl, SpaceDecl
+from envhive.errors import EnvError, MissingExtraError, PoolBusyError, PoolClosedError, RenderError, ResetNeeded
+from envhive.images import read_png_rgba
+from envhive.spaces import ConfigDecl, InfoDecl, RenderDecl, SpaceDecl
 
 # The interface version between family modules and this package (csrc/bindings/protocol.h).
-PROTOCOL = 1
+PROTOCOL = 2
 MANIFEST_SUFFIX = ".tasks.json"
 
 
@@ -54,11 +55,12 @@ BUILTIN_MODULES: tuple[FamilyModule, ...] = (
 
 @dataclass(frozen=True)
 class DefaultSpaces:
-    """A task's spaces for its default config."""
+    """A task's spaces (and frames) for its default config."""
 
     observation: SpaceDecl
     action: SpaceDecl
     infos: tuple[InfoDecl, ...]
+    render: RenderDecl | None = None  # None: the task has no renderer
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,10 @@ class TaskInfo:
             config=tuple(ConfigDecl(f.name, f.default, f.doc) for f in t.config),
             reset_options=tuple((n, d) for n, d in t.reset_options),
             default_spaces=DefaultSpaces(
-                SpaceDecl.of(s.observation), SpaceDecl.of(s.action), tuple(InfoDecl.of(i) for i in s.infos)
+                SpaceDecl.of(s.observation),
+                SpaceDecl.of(s.action),
+                tuple(InfoDecl.of(i) for i in s.infos),
+                RenderDecl.of(s.render),
             ),
         )
 
@@ -120,6 +125,7 @@ class TaskInfo:
                 SpaceDecl.from_json(spaces["observation"]),
                 SpaceDecl.from_json(spaces["action"]),
                 tuple(InfoDecl.from_json(i) for i in spaces["infos"]),
+                RenderDecl.from_json(spaces.get("render")),
             ),
         )
 
@@ -195,8 +201,13 @@ class _Catalog:
                 self._unavailable[name] = e
                 raise
             module.set_error_types(
-                env_error=EnvError, reset_needed=ResetNeeded, pool_closed=PoolClosedError, pool_busy=PoolBusyError
+                env_error=EnvError,
+                reset_needed=ResetNeeded,
+                pool_closed=PoolClosedError,
+                pool_busy=PoolBusyError,
+                render_error=RenderError,
             )
+            module.set_image_reader(read_png_rgba)  # render images (Pendulum's arrow), read on first use
             self._loaded[name] = module
             return module
 

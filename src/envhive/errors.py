@@ -30,6 +30,23 @@ class EnvError(RuntimeError):
         return type(self), (str(self), self.env_id, self.env_ids)
 
 
+class RenderError(RuntimeError):
+    """A frame could not be drawn by ``render()``: no headless GL platform (the message names the
+    system packages to install), a camera the model does not have, ...
+
+    ``env_id`` is the first env whose frame failed, ``env_ids`` all of them. Nothing else is
+    affected: the envs keep their state and the pool stays usable.
+    """
+
+    def __init__(self, message: str, env_id: int, env_ids: list[int]) -> None:
+        super().__init__(message)
+        self.env_id = env_id
+        self.env_ids = list(env_ids)
+
+    def __reduce__(self) -> tuple[type[RenderError], tuple[str, int, list[int]]]:
+        return type(self), (str(self), self.env_id, self.env_ids)
+
+
 class ResetNeeded(gymnasium.error.ResetNeeded):
     """An env was stepped before it was ever reset (call ``reset()`` first), as Gymnasium's envs
     refuse it; a ``gymnasium.error.ResetNeeded``."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from gymnasium.vector import AutoresetMode
 from envhive import authoring, catalog
 from envhive.catalog import TaskInfo
 from envhive.errors import UnknownTaskError
-from envhive.spaces import InfoLike, SpaceLike, info_fields, to_gym_space
+from envhive.spaces import InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
 
 GYM_NAMESPACE = "envhive"
 AUTORESET_MODES = {
@@ -39,8 +39,11 @@ POOL_KWARGS: dict[str, str] = {
     "seed": "int (env i gets seed + i; default 42), a sequence of num_envs ints, or None (OS entropy)",
     "max_episode_steps": "time limit per episode (truncation); default: the task's",
     "autoreset_mode": "'next_step' (default), 'same_step' or 'disabled' (or a gymnasium AutoresetMode)",
+    "render_mode": "None (default) or 'rgb_array': render() returns every env's frame, drawn on the pool's threads",
 }
+RENDER_MODES = ("rgb_array",)
 DEFAULT_SEED = 42
+BACKENDS = ("native", "process")
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class PoolConfig:
     thread_affinity_offset: int = -1
     seeds: list[int] | None = None  # one per env; None: fresh OS entropy
     autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
+    render_mode: str | None = None  # "rgb_array": render() draws frames
 
     @property
     def is_async(self) -> bool:
@@ -73,6 +77,8 @@ class TaskSpec:
     """Single-env action space."""
     info_fields: dict[str, tuple[np.dtype[Any], tuple[int, ...]]]
     pool: PoolConfig
+    render: RenderDecl | None = None
+    """The frames its renderer draws for this config (None: the task has no renderer)."""
 
     @property
     def id(self) -> str:
@@ -109,6 +115,39 @@ def task_info(task_id: str) -> TaskInfo:
     return info
 
 
+def backend_for(task: Any, backend: str | None = None) -> str:
+    """Which backend runs ``task``: ``"native"`` (envhive's thread pool) or ``"process"`` (worker
+    processes over shared memory, envhive.process). The one place ``envhive.make`` and
+    ``envhive.make_dm`` decide it:
+
+    * ``backend`` given: that one (``"process"`` runs even a native task's Gymnasium env, or a
+      PyEnv interpreted by Python, in processes; ``"native"`` never falls back);
+    * a PyEnv class, an envhive task id, ``envhive/<id>``, or ``"module:id"`` naming a PyEnv:
+      native;
+    * any other id Gymnasium knows (``"module:id"`` imports the module first), and env factories
+      (callables returning a ``gymnasium.Env``): process;
+    * anything else: native, which raises UnknownTaskError naming close matches.
+    """
+    if backend not in (None, *BACKENDS):
+        raise ValueError(f"unknown backend {backend!r}; valid: {', '.join(map(repr, BACKENDS))} (default: by task)")
+    if isinstance(task, type) and issubclass(task, authoring.PyEnv):
+        return backend or "native"
+    if not isinstance(task, str):
+        if not callable(task):
+            raise TypeError(f"task must be a task id, a PyEnv class or an env factory callable, got {task!r}")
+        if backend == "native":
+            raise ValueError("backend='native' runs envhive task ids and PyEnv classes, not env factories")
+        return "process"
+    if backend is not None:
+        return backend
+    if task.startswith(GYM_NAMESPACE + "/"):
+        return "native"
+    _, sep, name = task.partition(":")
+    if catalog.find(name if sep else task) is not None or authoring.resolve_task(task) is not None:
+        return "native"
+    return "process" if (name if sep else task) in gymnasium.registry else "native"
+
+
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
     """Coerce a task kwarg to its declared type or raise a TypeError that names it."""
     want = type(default)
@@ -129,7 +168,31 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
             return [float(v) for v in value]
         except (TypeError, ValueError):
             pass
+    elif want is dict and isinstance(value, Mapping):
+        table = _number_table(value)
+        if table is not None:
+            return table
+        raise TypeError(f"{task_id}: kwarg {name!r} must be a dict of str -> number or list of numbers, got {value!r}")
     raise TypeError(f"{task_id}: kwarg {name!r} must be of type {want.__name__} (default {default!r}), got {value!r}")
+
+
+def _number_table(value: Mapping[Any, Any]) -> dict[str, float | list[float]] | None:
+    """A dict of numbers / sequences of numbers (e.g. default_camera_config) with plain float values,
+    or None when it is not one."""
+    out: dict[str, float | list[float]] = {}
+    for key, v in value.items():
+        if not isinstance(key, str):
+            return None
+        if isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_):
+            out[key] = float(v)
+        elif isinstance(v, Sequence | np.ndarray) and not isinstance(v, str):
+            try:
+                out[key] = [float(x) for x in np.asarray(v).ravel()]
+            except (TypeError, ValueError):
+                return None
+        else:
+            return None
+    return out
 
 
 def _int_kwarg(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
@@ -164,9 +227,10 @@ def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
     return seeds
 
 
-def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
+def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> PoolConfig:
     """The pool kwargs (see POOL_KWARGS) as a PoolConfig; sizes are checked before anything is
-    allocated."""
+    allocated. ``threads_kwarg`` names ``num_threads`` in messages (the process backend calls its
+    workers ``num_workers``)."""
     num_envs = _int_kwarg("num_envs", kwargs.get("num_envs", 1), 1, MAX_NUM_ENVS)
     batch_size = kwargs.get("batch_size")
     batch_size = num_envs if batch_size in (None, 0) else _int_kwarg("batch_size", batch_size, 1)
@@ -177,7 +241,7 @@ def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
         num_threads = max(1, min(os.cpu_count() or 1, num_envs))
     else:
         # More threads than envs could only idle (or move the envs between cores): cap it.
-        num_threads = min(_int_kwarg("num_threads", num_threads, 1), num_envs)
+        num_threads = min(_int_kwarg(threads_kwarg, num_threads, 1), num_envs)
     offset = kwargs.get("thread_affinity_offset", -1)
     offset = -1 if offset is None else _int_kwarg("thread_affinity_offset", offset, -1)
     mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
@@ -188,7 +252,10 @@ def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
     if not isinstance(mode, AutoresetMode):
         raise ValueError(f"unknown autoreset_mode {mode!r}; valid: {', '.join(AUTORESET_MODES)}")
     seeds = resolve_seeds(kwargs.get("seed", DEFAULT_SEED), num_envs)
-    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode)
+    render_mode = kwargs.get("render_mode")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"unknown render_mode {render_mode!r}; envhive renders {', '.join(RENDER_MODES)} (or None)")
+    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode, render_mode)
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
@@ -205,7 +272,13 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
 
     config = dict(defaults)
     for name, value in kwargs.items():
-        if name in defaults and not (name == "max_episode_steps" and value is None):
+        if name not in defaults:
+            continue
+        if value is None:
+            # Gymnasium's Optional kwargs (camera_id=None, max_episode_steps=None, ...): the default;
+            # a dict kwarg given None is empty (default_camera_config=None: no camera settings).
+            config[name] = {} if isinstance(defaults[name], dict) else defaults[name]
+        else:
             config[name] = _check_value(info.id, name, value, defaults[name])
     if config["max_episode_steps"] < 0:
         raise ValueError(f"max_episode_steps must be >= 0 (0: no limit), got {config['max_episode_steps']}")
@@ -216,9 +289,13 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         obs_decl: SpaceLike = spaces.observation
         act_decl: SpaceLike = spaces.action
         infos: Sequence[InfoLike] = spaces.infos
+        render = spaces.render
     else:
         decl = catalog.module_for(info.id).task_spaces(info.id, config)
         obs_decl, act_decl, infos = decl.observation, decl.action, decl.infos
+        render = RenderDecl.of(decl.render)
+    if pool.render_mode is not None and render is None:
+        raise ValueError(f"{info.id} has no renderer: render_mode must be None (it renders no {pool.render_mode!r})")
     return TaskSpec(
         task=info,
         config=config,
@@ -226,6 +303,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         action_space=to_gym_space(act_decl),
         info_fields=info_fields(infos),
         pool=pool,
+        render=render,
     )
 
 

@@ -107,6 +107,48 @@ class InfoDecl:
         return cls(name=str(d["name"]), dtype=str(d["dtype"]), shape=tuple(int(x) for x in d["shape"]))
 
 
+class RenderLike(Protocol):
+    """A task's frame declaration (a module's RenderSpec, or a RenderDecl)."""
+
+    @property
+    def height(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def fps(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class RenderDecl:
+    """The frames a task's renderer draws for ``render_mode="rgb_array"``: ``(height, width, 3)``
+    uint8, played at ``fps`` (Gymnasium's ``metadata["render_fps"]``), drawn by at most ``threads``
+    pool threads at once (0: all of them)."""
+
+    height: int
+    width: int
+    fps: int
+    threads: int
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.height, self.width, 3)
+
+    @classmethod
+    def of(cls, r: RenderLike) -> RenderDecl | None:
+        """The declaration of a bound RenderSpec; None when the task has no renderer."""
+        if r.height <= 0 or r.width <= 0:
+            return None
+        return cls(height=int(r.height), width=int(r.width), fps=int(r.fps), threads=int(r.threads))
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any] | None) -> RenderDecl | None:
+        if d is None:
+            return None
+        return cls(height=int(d["height"]), width=int(d["width"]), fps=int(d["fps"]), threads=int(d["threads"]))
+
+
 @dataclass(frozen=True)
 class ConfigDecl:
     """A task kwarg: name, default and doc (the attributes of the bound ConfigField)."""

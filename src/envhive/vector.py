@@ -3,6 +3,10 @@
 Sync mode (``batch_size == num_envs``) is a drop-in Gymnasium vector env. Async mode
 (``batch_size < num_envs``) adds EnvPool's ``send``/``recv``: ``recv`` returns the first
 ``batch_size`` envs to finish with ``info["env_id"]``, and ``send(actions, env_id)`` steps them.
+
+``render_mode="rgb_array"`` makes ``render()`` return every env's frame (Gymnasium's frames, drawn on
+the pool's threads): a tuple of ``(height, width, 3)`` uint8 arrays, as Gymnasium's vector envs
+return them (``gymnasium.wrappers.vector.RecordVideo`` works on it).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import logger
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -37,8 +42,12 @@ class HiveVectorEnv(VectorEnv):
         self.num_envs = pool.num_envs
         self.batch_size = pool.batch_size
         self.autoreset_mode = pool.autoreset_mode
+        # Gymnasium's metadata: the modes this task renders, its frame rate, the autoreset mode.
         self.metadata = {"render_modes": [], "autoreset_mode": pool.autoreset_mode}
-        self.render_mode = None
+        if spec.render is not None:
+            self.metadata["render_modes"] = ["rgb_array"]
+            self.metadata["render_fps"] = spec.render.fps
+        self.render_mode = pool.render_mode
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         # Batched over the rows a call returns: num_envs in sync mode, batch_size in async mode.
@@ -52,6 +61,7 @@ class HiveVectorEnv(VectorEnv):
             thread_affinity_offset=pool.thread_affinity_offset,
             autoreset_mode=getattr(module.AutoresetMode, _NATIVE_AUTORESET[pool.autoreset_mode]),
             max_episode_steps=spec.max_episode_steps,
+            render=pool.render_mode is not None,
         )
         self._pool = module.NativePool(spec.id, spec.config, options, pool.seeds or [])
         self._sync = not pool.is_async
@@ -90,6 +100,25 @@ class HiveVectorEnv(VectorEnv):
         if partial:
             return self._pool.step(actions, env_id, partial=True)
         return self._pool.step(actions, env_id)
+
+    def render(self, env_ids: Any = None) -> tuple[np.ndarray, ...] | None:
+        """Every env's frame (or those of ``env_ids``, in that order) as a tuple of
+        ``(height, width, 3)`` uint8 arrays, drawn on the pool's threads.
+
+        The frames are views into one block this call hands over: no later call writes them. Envs
+        in flight (async mode: sent, not yet received) cannot be drawn (``ValueError`` naming them;
+        pass the ``env_id`` of the envs awaiting an action), nor envs never reset (``ResetNeeded``).
+        ``RenderError`` when a frame cannot be drawn (no headless GL for MuJoCo, a bad camera);
+        the envs are unaffected. With ``render_mode=None`` it warns and returns None, as Gymnasium.
+        """
+        if self.render_mode is None:
+            logger.warn(
+                "You are calling render method without specifying any render mode. "
+                f'You can specify the render_mode at initialization, e.g. envhive.make("{self.task_spec.id}", '
+                'render_mode="rgb_array")'
+            )
+            return None
+        return tuple(self._pool.render(env_ids))
 
     # ------------------------------------------------------------------ EnvPool API
     def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
@@ -195,7 +224,6 @@ class HiveVectorEnv(VectorEnv):
 
 
 def vector_entry_point(task_id: str, **kwargs: Any) -> HiveVectorEnv:
-    """Gymnasium's vector entry point of ``envhive/<id>`` (``gymnasium.make_vec``)."""
-    if kwargs.pop("render_mode", None) is not None:
-        raise ValueError(f"{task_id}: envhive does not render yet; pass render_mode=None")
+    """Gymnasium's vector entry point of ``envhive/<id>`` (``gymnasium.make_vec``, ``render_mode``
+    included)."""
     return HiveVectorEnv(task_id, **kwargs)

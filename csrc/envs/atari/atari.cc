@@ -151,6 +151,8 @@ Spaces atari_spaces(const AtariConfig& a, const RomInfo& rom) {
   s.infos = {{"lives", DType::kInt32, {}}, {"reward", DType::kFloat64, {}}, {"terminated", DType::kBool, {}}};
   if (a.zero_discount_on_life_loss) s.infos.push_back({"discount", DType::kFloat32, {}});
   if (a.ram) s.infos.push_back({"ram", DType::kUInt8, {atari::kRamBytes}});
+  // render(): ALE's RGB screen, as Gymnasium's ALE envs render it (30 fps is their render_fps).
+  s.render = {.height = atari::kScreenHeight, .width = atari::kScreenWidth, .fps = 30};
   return s;
 }
 

@@ -133,6 +133,15 @@ void AtariEnv::write_obs(void* dst) const {
                 stack_.data() + static_cast<size_t>((head_ + i) % n) * frame_bytes_, frame_bytes_);
 }
 
+void AtariEnv::render(uint8_t* rgb, RenderSlot& /*slot*/) {
+  const ale::ALEScreen& screen = ale_->getScreen();
+  if (static_cast<int>(screen.height()) != kScreenHeight || static_cast<int>(screen.width()) != kScreenWidth)
+    throw std::runtime_error("this ROM's screen is " + std::to_string(screen.height()) + " x " +
+                             std::to_string(screen.width()) + ", not the " + std::to_string(kScreenHeight) + " x " +
+                             std::to_string(kScreenWidth) + " envhive renders");
+  ale_->theOSystem->colourPalette().applyPaletteRGB(rgb, screen.getArray(), screen.arraySize());
+}
+
 void AtariEnv::write_info(void* const* dst) const {
   *static_cast<int32_t*>(dst[0]) = lives_;
   *static_cast<double*>(dst[1]) = raw_reward_;

@@ -56,6 +56,8 @@ struct AtariConfig {
 };
 
 inline constexpr int kRamBytes = 128;
+// ALE's screen (every supported ROM), which render() draws.
+inline constexpr int kScreenHeight = 210, kScreenWidth = 160;
 
 using RomPtr = std::shared_ptr<const RomInfo>;
 
@@ -75,6 +77,9 @@ class AtariEnv final : public Env {
   StepResult step(const void* action) override;
   void write_obs(void* dst) const override;
   void write_info(void* const* dst) const override;
+  // The last frame ALE emulated, in colour (getScreenRGB's pixels: Gymnasium's ALE rgb_array), not
+  // the observation (max-pooled, resized, stacked).
+  void render(uint8_t* rgb, RenderSlot& slot) override;
 
  private:
   void capture(bool max_pool);                 // the current screen -> raw_ (planes), or max into it

@@ -17,6 +17,7 @@
 #include "../../core/task.h"
 #include "classic_spaces.h"
 #include "../../core/numpy_compat.h"
+#include "render/scenes.h"
 
 namespace envhive::classic_control {
 
@@ -35,7 +36,10 @@ class AcrobotEnv final : public Env {
 
   static std::vector<ConfigField> config() { return {}; }
   static Spaces spaces(const Config&) {
-    return {symmetric_f32_box({1.0, 1.0, 1.0, 1.0, kMaxVel1, kMaxVel2}), SpaceSpec::discrete(3), {}};
+    return {symmetric_f32_box({1.0, 1.0, 1.0, 1.0, kMaxVel1, kMaxVel2}),
+            SpaceSpec::discrete(3),
+            {},
+            {.height = kAcrobotSize, .width = kAcrobotSize, .fps = 15}};
   }
   AcrobotEnv(const Config&, int /*env_id*/) {}
 
@@ -85,6 +89,12 @@ class AcrobotEnv final : public Env {
     }
     out[4] = state_is_f32_ ? state_f32_[2] : static_cast<float>(state_[2]);
     out[5] = state_is_f32_ ? state_f32_[3] : static_cast<float>(state_[3]);
+  }
+
+  void render(uint8_t* rgb, RenderSlot&) override {
+    double s[4];
+    for (int i = 0; i < 4; ++i) s[i] = state_is_f32_ ? static_cast<double>(state_f32_[i]) : state_[i];
+    draw_acrobot(rgb, s, state_is_f32_);
   }
 
  private:

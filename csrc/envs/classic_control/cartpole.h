@@ -12,6 +12,7 @@
 #include "../../core/task.h"
 #include "classic_spaces.h"
 #include "../../core/numpy_compat.h"
+#include "render/scenes.h"
 
 namespace envhive::classic_control {
 
@@ -35,7 +36,9 @@ class CartPoleEnv final : public Env {
   }
   static Spaces spaces(const Config&) {
     return {symmetric_f32_box({kXThreshold * 2, npcompat::kInf, kThetaThreshold * 2, npcompat::kInf}),
-            SpaceSpec::discrete(2), {}};
+            SpaceSpec::discrete(2),
+            {},
+            {.height = kCartPoleHeight, .width = kCartPoleWidth, .fps = 50}};
   }
   CartPoleEnv(const Config& c, int /*env_id*/) : sutton_barto_reward_(c.flag("sutton_barto_reward")) {}
 
@@ -88,6 +91,8 @@ class CartPoleEnv final : public Env {
     float* out = static_cast<float*>(dst);
     for (int i = 0; i < 4; ++i) out[i] = static_cast<float>(state_[i]);
   }
+
+  void render(uint8_t* rgb, RenderSlot&) override { draw_cartpole(rgb, state_); }
 
  private:
   bool sutton_barto_reward_;

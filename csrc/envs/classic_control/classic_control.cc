@@ -8,7 +8,7 @@
 
 namespace envhive {
 
-void register_classic_control(TaskRegistry& registry) {
+void register_classic_control(TaskRegistry& registry, const std::string& assets_dir) {
   using namespace classic_control;
   const std::string family = "classic_control";
   for (const auto& [id, steps] : {std::pair{"CartPole-v0", 200}, std::pair{"CartPole-v1", 500}})
@@ -21,7 +21,8 @@ void register_classic_control(TaskRegistry& registry) {
       registry, {.id = "Pendulum-v1",
                  .family = family,
                  .doc = "Swing a frictionless pendulum upright and hold it there with bounded torque.",
-                 .max_episode_steps = 200});
+                 .max_episode_steps = 200,
+                 .render_images = {{PendulumEnv::kArrowImage, assets_dir.empty() ? "" : assets_dir + "/clockwise.png"}}});
   register_task<MountainCarEnv>(
       registry, {.id = "MountainCar-v0",
                  .family = family,

@@ -12,6 +12,7 @@
 
 #include "../../core/task.h"
 #include "classic_spaces.h"
+#include "render/scenes.h"
 
 namespace envhive::classic_control {
 
@@ -28,7 +29,10 @@ class MountainCarEnv final : public Env {
     return {{"goal_velocity", 0.0, "Minimum velocity at the goal position for the episode to end."}};
   }
   static Spaces spaces(const Config&) {
-    return {f32_box({kMinPosition, -kMaxSpeed}, {kMaxPosition, kMaxSpeed}), SpaceSpec::discrete(3), {}};
+    return {f32_box({kMinPosition, -kMaxSpeed}, {kMaxPosition, kMaxSpeed}),
+            SpaceSpec::discrete(3),
+            {},
+            {.height = kMountainCarHeight, .width = kMountainCarWidth, .fps = 30}};
   }
   MountainCarEnv(const Config& c, int /*env_id*/) : goal_velocity_(c.real("goal_velocity")) {}
 
@@ -58,6 +62,10 @@ class MountainCarEnv final : public Env {
     float* out = static_cast<float*>(dst);
     out[0] = static_cast<float>(position_);
     out[1] = static_cast<float>(velocity_);
+  }
+
+  void render(uint8_t* rgb, RenderSlot&) override {
+    draw_mountain_car(rgb, position_, kGoalPosition, /*float32_state=*/false);
   }
 
  private:

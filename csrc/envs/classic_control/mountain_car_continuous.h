@@ -17,6 +17,7 @@
 #include "../../core/task.h"
 #include "classic_spaces.h"
 #include "../../core/numpy_compat.h"
+#include "render/scenes.h"
 
 namespace envhive::classic_control {
 
@@ -34,7 +35,10 @@ class MountainCarContinuousEnv final : public Env {
     return {{"goal_velocity", 0.0, "Minimum velocity at the goal position for the episode to end."}};
   }
   static Spaces spaces(const Config&) {
-    return {f32_box({kMinPosition, -kMaxSpeed}, {kMaxPosition, kMaxSpeed}), f32_box({kMinAction}, {kMaxAction}), {}};
+    return {f32_box({kMinPosition, -kMaxSpeed}, {kMaxPosition, kMaxSpeed}),
+            f32_box({kMinAction}, {kMaxAction}),
+            {},
+            {.height = kMountainCarHeight, .width = kMountainCarWidth, .fps = 30}};
   }
   MountainCarContinuousEnv(const Config& c, int /*env_id*/) : goal_velocity_(c.real("goal_velocity")) {}
 
@@ -88,6 +92,11 @@ class MountainCarContinuousEnv final : public Env {
     float* out = static_cast<float*>(dst);
     out[0] = static_cast<float>(position_.as_f64());
     out[1] = static_cast<float>(velocity_.as_f64());
+  }
+
+  // After a step the state is float32 and Gymnasium places the car in float32 arithmetic.
+  void render(uint8_t* rgb, RenderSlot&) override {
+    draw_mountain_car(rgb, position_.as_f64(), kGoalPosition, position_.is_f32());
   }
 
  private:

@@ -2,6 +2,7 @@
 // State (th, thdot) is float64. The action is a float32 array, so after np.clip the torque `u` is
 // an np.float32 and, under NEP 50, `u ** 2`, `0.001 * u**2` and `3.0 * u` are float32 operations
 // (the Python float constants are cast to float32 first); they join the float64 terms afterwards.
+// Its renderer draws `last_u` as an arrow: the env keeps it (None after reset, as Gymnasium's).
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "../../core/task.h"
 #include "classic_spaces.h"
 #include "../../core/numpy_compat.h"
+#include "render/scenes.h"
 
 namespace envhive::classic_control {
 
@@ -21,10 +23,15 @@ class PendulumEnv final : public Env {
   static constexpr double kDt = 0.05;
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
+  // The render image of the torque arrow (TaskMeta::render_images).
+  static constexpr const char* kArrowImage = "classic_control/pendulum_arrow";
 
   static std::vector<ConfigField> config() { return {{"g", 10.0, "Acceleration of gravity."}}; }
   static Spaces spaces(const Config&) {
-    return {symmetric_f32_box({1.0, 1.0, kMaxSpeed}), f32_box({-kMaxTorque}, {kMaxTorque}), {}};
+    return {symmetric_f32_box({1.0, 1.0, kMaxSpeed}),
+            f32_box({-kMaxTorque}, {kMaxTorque}),
+            {},
+            {.height = kPendulumSize, .width = kPendulumSize, .fps = 30}};
   }
   PendulumEnv(const Config& c, int /*env_id*/) : g_(c.real("g")) {}
 
@@ -32,6 +39,7 @@ class PendulumEnv final : public Env {
     // high = [pi, 1.0]; uniform(low=-high, high=high), element by element.
     th_ = rng().uniform(-npcompat::kPi, npcompat::kPi);
     thdot_ = rng().uniform(-1.0, 1.0);
+    has_last_u_ = false;
   }
 
   StepResult step(const void* action) override {
@@ -55,6 +63,8 @@ class PendulumEnv final : public Env {
 
     th_ = newth;
     thdot_ = newthdot;
+    last_u_ = u;
+    has_last_u_ = true;
     return {-costs, false};
   }
 
@@ -65,12 +75,25 @@ class PendulumEnv final : public Env {
     out[2] = static_cast<float>(thdot_);
   }
 
+  void render(uint8_t* rgb, RenderSlot& slot) override {
+    auto& arrows = slot.state<Arrows>([] { return std::make_unique<Arrows>(RenderImages::get().find(kArrowImage)); });
+    draw_pendulum(rgb, th_, has_last_u_, last_u_, arrows.sizes);
+  }
+
  private:
   // ((x + np.pi) % (2 * np.pi)) - np.pi
   static double angle_normalize(double x) { return npcompat::py_mod(x + npcompat::kPi, 2 * npcompat::kPi) - npcompat::kPi; }
 
+  // A pool thread's arrow at every size it drew.
+  struct Arrows final : RenderState {
+    explicit Arrows(std::shared_ptr<const RgbaImage> arrow) : sizes(std::move(arrow)) {}
+    ArrowSizes sizes;
+  };
+
   double g_;
   double th_ = 0.0, thdot_ = 0.0;
+  float last_u_ = 0.0f;      // the last step's clipped torque (np.float32)
+  bool has_last_u_ = false;  // false: Gymnasium's last_u is None (after reset)
 };
 
 }  // namespace envhive::classic_control

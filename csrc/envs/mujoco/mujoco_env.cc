@@ -172,6 +172,54 @@ std::pair<double, double> range_param(const Config& c, const std::string& name) 
   return {v[0], v[1]};
 }
 
+std::vector<ConfigField> render_fields(const MujocoVariant& variant) {
+  std::vector<ConfigField> f;
+  f.push_back({"width", int64_t{kDefaultFrameSide}, "Frame width in pixels (render_mode='rgb_array')."});
+  f.push_back({"height", int64_t{kDefaultFrameSide}, "Frame height in pixels (render_mode='rgb_array')."});
+  f.push_back({"camera_id", int64_t{-1},
+               "Model camera to render from; -1 (or None): the free camera Gymnasium sets up. Not with camera_name."});
+  f.push_back({"camera_name", std::string(), "Model camera to render from, by name; '' (or None): camera_id's."});
+  if (variant.v5)
+    f.push_back({"default_camera_config", variant.camera,
+                 "mjvCamera fields of the free camera (type, fixedcamid, trackbodyid, lookat, distance, azimuth, "
+                 "elevation, orthographic); None: none. Default: Gymnasium's DEFAULT_CAMERA_CONFIG of the task."});
+  f.push_back({"max_geom", int64_t{kDefaultMaxGeom}, "Most geoms a frame draws (MjvScene maxgeom)."});
+  return f;
+}
+
+RenderParams render_params(const Config& c, const MujocoVariant& variant) {
+  RenderParams p;
+  const auto bounded = [&](const char* name, int64_t lo, int64_t hi) {
+    const int64_t v = c.integer(name);
+    if (v < lo || v > hi)
+      throw std::invalid_argument(std::string(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                  "], got " + std::to_string(v));
+    return static_cast<int>(v);
+  };
+  p.width = bounded("width", 1, kMaxRenderSide);
+  p.height = bounded("height", 1, kMaxRenderSide);
+  p.camera_id = bounded("camera_id", -1, kMaxCameraId);
+  p.camera_name = c.text("camera_name");
+  if (p.camera_id != -1 && !p.camera_name.empty())
+    throw std::invalid_argument("camera_id and camera_name cannot both be given (camera_id=" +
+                                std::to_string(p.camera_id) + ", camera_name='" + p.camera_name + "')");
+  p.camera = GymCameraConfig::from_table(variant.v5 ? c.table("default_camera_config") : variant.camera);
+  p.max_geom = bounded("max_geom", 1, kMaxMaxGeom);
+  return p;
+}
+
+RenderSpec render_spec(const mjModel& m, int frame_skip, const RenderParams& p) {
+  // int(np.round(1.0 / self.dt)): round half to even, as nearbyint in the default rounding mode.
+  const double fps = std::nearbyint(1.0 / (m.opt.timestep * frame_skip));
+  // A GL context and a model's uploaded assets per rendering thread (tens of MiB, ~0.5 s to make);
+  // on a CPU llvmpipe already spreads one frame over every core, so a few threads are plenty.
+  constexpr int64_t kRenderThreads = 4;
+  return {.height = p.height,
+          .width = p.width,
+          .fps = std::isfinite(fps) && fps > 0 ? static_cast<int64_t>(fps) : 0,
+          .threads = kRenderThreads};
+}
+
 MujocoEnv::MujocoEnv(ModelPtr model, int frame_skip)
     : m_(model.get()), frame_skip_(frame_skip), shared_(std::move(model)) {
   d_ = mj_makeData(m_);
@@ -250,6 +298,35 @@ void MujocoEnv::reset_with_noise(double scale, bool normal_qvel) {
     for (int i = 0; i < m_->nv; ++i) qvel_buf_[i] = init_qvel_[i] + uniform(lo, hi);
   }
   set_state(qpos_buf_.data(), qvel_buf_.data());
+}
+
+int MujocoEnv::resolve_camera() const {
+  const mjModel* m = shared_.get();
+  const auto cameras = [m] {
+    if (m->ncam == 0) return std::string("the model has no camera");
+    std::string names = "the model's cameras:";
+    for (int i = 0; i < m->ncam; ++i) {
+      const char* name = mj_id2name(m, mjOBJ_CAMERA, i);
+      names += (i ? ", " : " ") + std::to_string(i) + " '" + (name ? name : "") + "'";
+    }
+    return names;
+  };
+  if (!render_.camera_name.empty()) {
+    const int id = mj_name2id(m, mjOBJ_CAMERA, render_.camera_name.c_str());
+    if (id < 0) throw std::invalid_argument("camera_name '" + render_.camera_name + "' is not a camera: " + cameras());
+    return id;
+  }
+  if (render_.camera_id >= m->ncam)
+    throw std::invalid_argument("camera_id " + std::to_string(render_.camera_id) + " is not a camera: " + cameras());
+  return render_.camera_id;
+}
+
+void MujocoEnv::render(uint8_t* rgb, RenderSlot& slot) {
+  const int camera_id = resolve_camera();
+  SceneRenderer& r = slot.state<SceneRenderer>([this] {
+    return std::make_unique<SceneRenderer>(GlPlatform::get().create_context(), render_.max_geom);
+  });
+  r.render(shared_.get(), m_, d_, camera_.for_frame(m_, d_, camera_id), render_.width, render_.height, rgb);
 }
 
 int MujocoEnv::body_id(const char* name) const {

@@ -14,6 +14,11 @@
 // Domain randomisation (reset options) needs different model parameters per env. An env that
 // receives one gets its own mjModel copy (mj_copyModel, on first use) with the scales applied and
 // mj_setConst rerun; scales of exactly 1 everywhere drop the copy and return to the shared model.
+//
+// Rendering (render_mode="rgb_array") draws Gymnasium's frames with MuJoCo's own renderer on a
+// headless GL context per pool thread (render/: the GL platform is loaded by dlopen at the first
+// frame, EGL else OSMesa). The kwargs width, height, camera_id, camera_name, max_geom and (v5)
+// default_camera_config are Gymnasium's; every task declares them (TaskTraits below).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -30,6 +35,7 @@
 
 #include "../../core/task.h"
 #include "../../core/numpy_compat.h"
+#include "render/scene_renderer.h"
 
 namespace envhive::mujoco {
 
@@ -134,6 +140,35 @@ inline std::vector<ConfigField> model_fields(bool v5, const std::string& xml_def
 // A [lo, hi] pair kwarg (e.g. healthy_z_range); throws unless it has exactly two numbers.
 std::pair<double, double> range_param(const Config& c, const std::string& name);
 
+// What registration tells a MuJoCo task: its version and Gymnasium's DEFAULT_CAMERA_CONFIG of its
+// env file (v5: the default of the default_camera_config kwarg; v4: fixed).
+struct MujocoVariant {
+  bool v5 = true;
+  ConfigTable camera;
+};
+
+// Gymnasium's MujocoEnv defaults: a 480 x 480 frame of at most 1000 geoms (MjvScene maxgeom).
+inline constexpr int kDefaultFrameSide = 480;
+inline constexpr int kDefaultMaxGeom = 1000;
+// The largest camera_id and max_geom accepted (a model has far fewer cameras; a scene of more geoms
+// would allocate gigabytes).
+inline constexpr int kMaxCameraId = 1 << 20, kMaxMaxGeom = 1 << 20;
+
+// Gymnasium's MujocoEnv render kwargs, resolved and checked (std::invalid_argument) from a config.
+struct RenderParams {
+  int width = kDefaultFrameSide, height = kDefaultFrameSide;
+  int camera_id = -1;       // -1 and no camera_name: the free camera (Gymnasium's default)
+  std::string camera_name;  // "" : none
+  GymCameraConfig camera;   // default_camera_config
+  int max_geom = kDefaultMaxGeom;
+};
+// The render kwargs' declarations (every task: width, height, camera_id, camera_name, max_geom;
+// v5 also default_camera_config, whose default is the task's DEFAULT_CAMERA_CONFIG).
+std::vector<ConfigField> render_fields(const MujocoVariant& variant);
+RenderParams render_params(const Config& c, const MujocoVariant& variant);
+// The frames a task renders: width x height, Gymnasium's render_fps = round(1 / dt).
+RenderSpec render_spec(const mjModel& m, int frame_skip, const RenderParams& p);
+
 class MujocoEnv : public Env {
  public:
   MujocoEnv(ModelPtr model, int frame_skip);
@@ -162,6 +197,15 @@ class MujocoEnv : public Env {
 
   const mjModel* model() const { return m_; }
   const mjData* data() const { return d_; }
+
+  // The render kwargs (TaskTraits sets them after construction).
+  void set_render_params(RenderParams p) {
+    render_ = std::move(p);
+    camera_ = GymCamera(render_.camera);
+  }
+  // Gymnasium's MujocoRenderer frame of the current state (render/scene_renderer.h), drawn by this
+  // pool thread's SceneRenderer (its GL context; made by its first frame).
+  void render(uint8_t* rgb, RenderSlot& slot) override;
 
  protected:
   virtual void reset_model() = 0;
@@ -219,8 +263,14 @@ class MujocoEnv : public Env {
   bool prepared_ = false;  // mj_step1 of the next step has run
   void apply_physics_options();
 
+  // The model camera a frame uses: camera_id, or camera_name's id, checked against the model (-1:
+  // the free camera). Resolved at the first frame, so a bad camera fails render(), not the pool.
+  int resolve_camera() const;
+
   ModelPtr shared_;
   mjModel* own_ = nullptr;
+  RenderParams render_;
+  GymCamera camera_;
   std::vector<double> mass_scale_{1.0}, friction_scale_{1.0}, gear_scale_{1.0};
   bool physics_dirty_ = false;
 };
@@ -232,17 +282,27 @@ namespace envhive {
 // A MuJoCo task E declares its kwargs for a version (config(bool v5)), reads them into its Params
 // (params(config, v5)), and gets its spaces and envs from the model those Params name, loaded once
 // and shared (spaces(model, params), E(model, params)). register_task passes the version.
+// Every task also gets Gymnasium's render kwargs and their frames (mujoco::render_fields).
 template <class E>
   requires std::derived_from<E, mujoco::MujocoEnv>
 struct TaskTraits<E> {
-  static std::vector<ConfigField> config(bool v5) { return E::config(v5); }
-  static Spaces spaces(const Config& c, bool v5) {
-    const auto p = E::params(c, v5);
-    return E::spaces(*mujoco::load_model(p.common.xml_file), p);
+  static std::vector<ConfigField> config(const mujoco::MujocoVariant& v) {
+    std::vector<ConfigField> f = E::config(v.v5);
+    for (auto& field : mujoco::render_fields(v)) f.push_back(std::move(field));
+    return f;
   }
-  static std::unique_ptr<Env> make(const Config& c, int /*env_id*/, bool v5) {
-    const auto p = E::params(c, v5);
-    return std::make_unique<E>(mujoco::load_model(p.common.xml_file), p);
+  static Spaces spaces(const Config& c, const mujoco::MujocoVariant& v) {
+    const auto p = E::params(c, v.v5);
+    const mujoco::ModelPtr model = mujoco::load_model(p.common.xml_file);
+    Spaces s = E::spaces(*model, p);
+    s.render = mujoco::render_spec(*model, p.common.frame_skip, mujoco::render_params(c, v));
+    return s;
+  }
+  static std::unique_ptr<Env> make(const Config& c, int /*env_id*/, const mujoco::MujocoVariant& v) {
+    const auto p = E::params(c, v.v5);
+    auto env = std::make_unique<E>(mujoco::load_model(p.common.xml_file), p);
+    env->set_render_params(mujoco::render_params(c, v));
+    return env;
   }
 };
 

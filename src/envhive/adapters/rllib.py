@@ -37,6 +37,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
+from envhive.process import ProcessVectorEnv
 from envhive.registry import list_envs
 from envhive.vector import HiveVectorEnv
 
@@ -50,7 +51,7 @@ _VECTOR_MODE_HINT = (
 class RunnerSeeds(VectorWrapper):
     """Spreads an int reset seed ``s`` over the pool as ``s * num_envs + i`` (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv) -> None:
+    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv) -> None:
         super().__init__(pool)
         self.pool = pool
 
@@ -84,8 +85,6 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
             f"{ID_PREFIX}{task_id}: seed RLlib runs with config.debugging(seed=...), not env_config['seed']: "
             "RLlib reseeds each runner with seed + worker_index at its first reset"
         )
-    if kwargs.pop("render_mode", None) is not None:
-        raise ValueError(f"{ID_PREFIX}{task_id}: envhive does not render yet; drop render_mode")
     return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
 
 

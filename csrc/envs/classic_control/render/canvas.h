@@ -1,0 +1,86 @@
+// A small software rasterizer that draws what Gymnasium's classic-control renderers draw with
+// pygame, pixel for pixel: the same integer rules as pygame.gfxdraw (SDL_gfx) and pygame.draw for
+// the handful of primitives those renderers use. Written from the primitives' documented and
+// observed behaviour; no pygame / SDL_gfx code.
+//
+// Coordinates are pygame's (x right, y down, origin top-left). Gymnasium draws the scene with y up
+// and then flips the surface vertically (pygame.transform.flip(surf, False, True)); a Canvas
+// created with flip_y writes row (h - 1 - y), so the frame comes out already flipped, with no copy.
+// The frame is RGB, h x w x 3, rows top first: what np.transpose(pixels3d(screen), (1, 0, 2)) is.
+//
+// Conventions shared by every primitive (they matter for equality):
+//  - pygame.gfxdraw takes each coordinate as Python int() of the value -- truncation toward zero
+//    -- stored in a 16-bit int (gfx_coord);
+//  - opaque colours are written, not blended; anti-aliased pixels of weight w (0..255) blend with
+//    alpha a = (255 * w) >> 8 as  dst + floor((src - dst) * a / 256)  per channel (a == 255 would
+//    be a plain write, which weights never reach);
+//  - pixels outside the canvas are dropped; lines are clipped as pygame clips them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sprite.h"
+
+namespace envhive::classic_control {
+
+struct Rgb {
+  uint8_t r, g, b;
+};
+
+struct Point {
+  int x, y;
+};
+
+// Python's int(v) for a coordinate handed to pygame.gfxdraw, as the 16-bit value SDL_gfx gets.
+int16_t gfx_coord(double v);
+
+class Canvas {
+ public:
+  // Draws into `rgb` (h x w x 3, caller-owned), flipping y when flip_y.
+  Canvas(uint8_t* rgb, int w, int h, bool flip_y) : px_(rgb), w_(w), h_(h), flip_y_(flip_y) {}
+  int width() const { return w_; }
+  int height() const { return h_; }
+
+  void fill(Rgb c);
+
+  // pygame.gfxdraw.hline / vline: every pixel from one end to the other, both included.
+  void hline(int x1, int x2, int y, Rgb c);
+  void vline(int x, int y1, int y2, Rgb c);
+  // pygame.draw.line(surface, color, start, end) with width 1: Bresenham between the truncated
+  // end points, clipped like pygame.draw clips.
+  void line(int x1, int y1, int x2, int y2, Rgb c);
+  // pygame.draw.aaline / aalines (blend on): Wu's algorithm in single precision on the float
+  // end points, each pixel mixed with what is under it: (uint8)(b * colour + (1 - b) * below).
+  void aaline(float x1, float y1, float x2, float y2, Rgb c);
+  // pygame.gfxdraw.aapolygon: the anti-aliased outline, one edge per consecutive pair of points
+  // (and last -> first), each edge without its end point.
+  void aapolygon(const Point* pts, int n, Rgb c);
+  // pygame.gfxdraw.filled_polygon: SDL_gfx's scanline fill (16.16 fixed-point edge crossings).
+  void filled_polygon(const Point* pts, int n, Rgb c);
+  // pygame.gfxdraw.aacircle / filled_circle.
+  void aacircle(int x, int y, int r, Rgb c);
+  void filled_circle(int x, int y, int r, Rgb c);
+  // surface.blit(img, (x, y)) of a per-pixel-alpha image (after pygame.transform.flip(img,
+  // flip_x, flip_y)) onto this opaque canvas: dst + (((src - dst) * a + src) >> 8) per channel.
+  void blit_alpha(const RgbaImage& img, int x, int y, bool flip_x, bool flip_y);
+
+ private:
+  bool inside(int x, int y) const { return x >= 0 && x < w_ && y >= 0 && y < h_; }
+  uint8_t* at(int x, int y) const {
+    const int row = flip_y_ ? h_ - 1 - y : y;
+    return px_ + (static_cast<size_t>(row) * static_cast<size_t>(w_) + static_cast<size_t>(x)) * 3;
+  }
+  void put(int x, int y, Rgb c);                    // opaque
+  void put_weighted(int x, int y, Rgb c, int weight);  // anti-aliased pixel, weight 0..255
+  void aa_edge(int x1, int y1, int x2, int y2, Rgb c);
+  void put_mixed(int x, int y, Rgb c, float brightness);  // pygame.draw's anti-aliased pixel
+
+  uint8_t* px_;
+  int w_, h_;
+  bool flip_y_;
+  std::vector<int> crossings_;  // filled_polygon's per-scanline scratch
+};
+
+}  // namespace envhive::classic_control

@@ -1,0 +1,111 @@
+#include "sprite.h"
+
+#include <stdexcept>
+
+namespace envhive::classic_control {
+
+namespace {
+
+// One axis of the area-averaging shrink. The source is `count` lines of `n_src` samples (each
+// 4 channels); sample i of line j is at src[j * line_stride + i * sample_stride]. Output sample k
+// averages the source samples under [k * space, (k + 1) * space), space = n_src / n_dst in 16.16;
+// the partial samples at both ends weigh by the part covered.
+void shrink_axis(const uint8_t* src, uint8_t* dst, int count, int n_src, int n_dst, size_t src_line,
+                 size_t src_sample, size_t dst_line, size_t dst_sample) {
+  const int space = static_cast<int>(0x10000LL * n_src / n_dst);
+  const int recip = static_cast<int>(0x100000000LL / space);
+  for (int j = 0; j < count; ++j) {
+    uint16_t acc[4] = {0, 0, 0, 0};  // 16 bits, as pygame's (they wrap when a box covers > 257 samples)
+    int left = space;                // what is left of the current output box, 16.16
+    const uint8_t* s = src + static_cast<size_t>(j) * src_line;
+    uint8_t* d = dst + static_cast<size_t>(j) * dst_line;
+    for (int i = 0; i < n_src; ++i, s += src_sample) {
+      if (left > 0x10000) {  // the whole sample is inside the box
+        for (int c = 0; c < 4; ++c) acc[c] = static_cast<uint16_t>(acc[c] + s[c]);
+        left -= 0x10000;
+      } else {  // the box ends inside this sample: emit, and start the next box with the rest
+        const int rest = 0x10000 - left;
+        for (int c = 0; c < 4; ++c) {
+          d[c] = static_cast<uint8_t>(((acc[c] + ((s[c] * left) >> 16)) * recip) >> 16);
+          acc[c] = static_cast<uint16_t>((s[c] * rest) >> 16);
+        }
+        d += dst_sample;
+        left = space - rest;
+      }
+    }
+  }
+}
+
+// The same filter in pygame's SIMD arithmetic: 2.14 fixed point; products of (sample << 2) and
+// 14-bit weights keep their high 16 bits (pmulhuw); sums wrap at 16 bits; the result saturates
+// as a signed 16-bit value into 0..255 (packuswb).
+void shrink_axis_simd(const uint8_t* src, uint8_t* dst, int count, int n_src, int n_dst, size_t src_line,
+                      size_t src_sample, size_t dst_line, size_t dst_sample) {
+  const int space = 0x4000 * n_src / n_dst;
+  const uint32_t recip = static_cast<uint32_t>(0x40000000 / space) & 0xFFFFu;
+  auto mulhi = [](uint32_t a, uint32_t b) { return static_cast<uint16_t>((a * b) >> 16); };
+  for (int j = 0; j < count; ++j) {
+    uint16_t acc[4] = {0, 0, 0, 0};
+    uint32_t left = static_cast<uint32_t>(space);
+    const uint8_t* s = src + static_cast<size_t>(j) * src_line;
+    uint8_t* d = dst + static_cast<size_t>(j) * dst_line;
+    for (int i = 0; i < n_src; ++i, s += src_sample) {
+      if (left > 0x4000) {
+        for (int c = 0; c < 4; ++c) acc[c] = static_cast<uint16_t>(acc[c] + s[c]);
+        left -= 0x4000;
+      } else {
+        const uint32_t in_box = left & 0xFFFFu, rest = (0x4000u - in_box) & 0xFFFFu;
+        for (int c = 0; c < 4; ++c) {
+          const uint32_t s4 = static_cast<uint32_t>(s[c]) << 2;
+          const uint16_t sum = static_cast<uint16_t>(acc[c] + mulhi(s4, in_box));
+          const int16_t v = static_cast<int16_t>(mulhi(sum, recip));
+          d[c] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+          acc[c] = mulhi(s4, rest);
+        }
+        d += dst_sample;
+        left = left + static_cast<uint32_t>(space) - 0x4000u;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+SmoothscaleArith default_smoothscale_arith() {
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+  return SmoothscaleArith::kSse;
+#else
+  return SmoothscaleArith::kGeneric;
+#endif
+}
+
+RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h, SmoothscaleArith arith) {
+  const auto shrink = arith == SmoothscaleArith::kSse ? shrink_axis_simd : shrink_axis;
+  if (w < 0 || h < 0 || w > src.width || h > src.height) throw std::invalid_argument("smoothscale_shrink only shrinks");
+  RgbaImage out;
+  out.width = w;
+  out.height = h;
+  out.rgba.assign(static_cast<size_t>(w) * static_cast<size_t>(h) * 4, 0);
+  if (w == 0 || h == 0) return out;
+  // x pass (src.height lines of src.width samples) into a w x src.height image
+  RgbaImage tmp;
+  const RgbaImage* cur = &src;
+  if (w != src.width) {
+    tmp.width = w;
+    tmp.height = src.height;
+    tmp.rgba.assign(static_cast<size_t>(w) * static_cast<size_t>(src.height) * 4, 0);
+    shrink(src.rgba.data(), tmp.rgba.data(), src.height, src.width, w, static_cast<size_t>(src.width) * 4, 4,
+                static_cast<size_t>(w) * 4, 4);
+    cur = &tmp;
+  }
+  // y pass (w columns of src.height samples)
+  if (h != src.height) {
+    shrink(cur->rgba.data(), out.rgba.data(), w, src.height, h, 4, static_cast<size_t>(w) * 4, 4,
+                static_cast<size_t>(w) * 4);
+  } else {
+    out.rgba = cur->rgba;
+  }
+  return out;
+}
+
+}  // namespace envhive::classic_control

@@ -1,0 +1,28 @@
+// RGBA images for the one scene that blits a picture (Pendulum's torque arrow): pygame's
+// smoothscale (area-averaging shrink) and its per-pixel-alpha blit onto an opaque surface.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../../../core/render.h"
+
+namespace envhive::classic_control {
+
+// Images are envhive::RgbaImage: four bytes per pixel, rows top first. The filters treat the four
+// channels alike; Canvas::blit_alpha reads them as R, G, B, A.
+
+// pygame has two arithmetics for smoothscale that round differently (by 1 in some pixels): its
+// x86 SIMD filters ("SSE", the default on x86-64: 2.14 fixed point, 16-bit lanes, saturating
+// pack) and its portable C filters ("GENERIC", 16.16 fixed point; what it uses elsewhere).
+enum class SmoothscaleArith { kSse, kGeneric };
+// pygame's default on this machine: SSE on x86-64, GENERIC otherwise.
+SmoothscaleArith default_smoothscale_arith();
+
+// pygame.transform.smoothscale(img, (w, h)) for w <= img.width and h <= img.height: area-averaging box
+// filters, first along x into a temporary image, then along y, with pygame's integer rounding
+// (including its 16-bit accumulators, which wrap). An unchanged axis is copied.
+RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h,
+                             SmoothscaleArith arith = default_smoothscale_arith());
+
+}  // namespace envhive::classic_control
