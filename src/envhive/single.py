@@ -87,7 +87,7 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         obs, reward, terminated, truncated, info = self._vec.step(self._action)
         return obs[0], float(reward[0]), bool(terminated[0]), bool(truncated[0]), self._info(info)
 
-    def render(self) -> np.ndarray | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | None:
         """The env's frame, ``(height, width, 3)`` uint8 (``render_mode="rgb_array"``), drawn on the
         pool's thread; None (with Gymnasium's warning) when the env was made without a render mode."""
         frames = self._vec.render()

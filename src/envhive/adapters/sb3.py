@@ -211,8 +211,11 @@ class SB3VecEnv(VecEnv):
         return self._frames(list(range(self.num_envs)))
 
     def _frames(self, targets: list[int]) -> list[np.ndarray | None]:
-        frames = self.pool.render(targets)  # None (with Gymnasium's warning) without a render mode
-        return [None] * len(targets) if frames is None else list(frames)
+        if isinstance(self.pool, HiveVectorEnv):  # drawn on the pool's threads, only those asked for
+            frames = self.pool.render(targets)  # None (with Gymnasium's warning) without a render mode
+            return [None] * len(targets) if frames is None else list(frames)
+        every = self.pool.render()  # the process backend draws every env's frame in its workers
+        return [None] * len(targets) if every is None else [every[i] for i in targets]
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:
