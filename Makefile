@@ -12,7 +12,7 @@ ACME := "dm-acme==0.4.0"
 # suite at that end run in a second venv, with envhive installed as a wheel built from build/.
 VENV_RLLIB := .venv-rllib
 WHEELHOUSE := build/wheelhouse
-SOURCES := $(shell find csrc src -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' \)) CMakeLists.txt pyproject.toml
+SOURCES := $(shell find csrc src cmake -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' -o -name '*.cmake' -o -name '*.in' \)) CMakeLists.txt pyproject.toml
 
 NATIVE_TESTS := build/native-tests
 
@@ -24,7 +24,7 @@ $(VENV)/bin/python:
 
 # Build requirements go into the venv so rebuilds reuse one CMake build dir (build/).
 $(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5"
+	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5" "jaxlib>=0.10,<0.11"
 	$(PIP) install --quiet --no-build-isolation -e ".[test,$(ADAPTERS)]"
 	$(PIP) install --quiet --no-deps $(ACME)
 	touch $@
@@ -66,14 +66,15 @@ demo: install
 
 # pytest twice, at both ends of envhive's Gymnasium range: the newest release (.venv, every
 # trainer but RLlib, learning tests included) and 1.2.2 (.venv-rllib: RLlib, and the rest of the
-# suite without the other trainers' learning tests, which .venv already ran).
+# suite without the other trainers' learning tests, which .venv already ran; the SDK's plug-in
+# build, tests/test_sdk.py, runs once, in .venv, which has the build tools).
 test: install install-rllib lint typecheck native-test
 	$(PY) -m pytest tests -m "not rllib"
-	$(VENV_RLLIB)/bin/python -m pytest tests -m "rllib or not learning"
+	$(VENV_RLLIB)/bin/python -m pytest tests -m "(rllib or not learning) and not sdk"
 
 lint: install
-	$(VENV)/bin/ruff check src tests benchmarks csrc examples
-	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/ruff check src tests benchmarks csrc examples templates
+	$(VENV)/bin/ruff format --check src tests templates
 
 typecheck: install
 	$(VENV)/bin/mypy

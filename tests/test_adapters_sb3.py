@@ -197,3 +197,22 @@ def test_env_error_reaches_sb3_and_the_venv_stays_usable() -> None:
     assert excinfo.value.env_id == 1
     _, _, done, infos = venv.step(np.zeros(3, dtype=np.int64))
     assert [info["elapsed_step"] for info in infos] == [3, 0, 3] and not done.any()
+
+
+def test_render_gives_every_envs_frame() -> None:
+    pytest.importorskip("pygame")
+    venv = make_vec_env("CartPole-v1", num_envs=3, seed=0, render_mode="rgb_array")
+    ref = dummy("CartPole-v1", 3, render_mode="rgb_array")
+    assert venv.render_mode == "rgb_array"
+    venv.seed(0)
+    ref.seed(0)
+    venv.reset()
+    ref.reset()
+    frames, ref_frames = venv.get_images(), ref.get_images()
+    assert len(frames) == 3
+    for frame, ref_frame in zip(frames, ref_frames, strict=True):
+        np.testing.assert_array_equal(frame, ref_frame)
+    np.testing.assert_array_equal(venv.render(), ref.render())  # SB3 tiles them alike
+    np.testing.assert_array_equal(venv.env_method("render", indices=[2])[0], ref_frames[2])
+    venv.close()
+    ref.close()

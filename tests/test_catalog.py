@@ -52,7 +52,8 @@ def test_manifest_matches_the_module(name: str) -> None:
         pytest.skip(f"{name} not built")
     short = name.rpartition(".")[2]
     manifest = json.loads(path.with_name(short + catalog.MANIFEST_SUFFIX).read_text())
-    assert manifest["module"] == short
+    assert manifest["module"] == name
+    assert manifest["build_abi"] == catalog.load(name).BUILD_ABI
     assert manifest["protocol"] == catalog.PROTOCOL and manifest["envhive_version"] == envhive.__version__
     module = catalog.load(name)
     # Python-authored envs compiled by other tests join _native at run time; they are not built in.
@@ -109,5 +110,10 @@ def test_a_module_built_for_another_envhive_is_refused(tmp_path: Path, monkeypat
     module.write_text("PROTOCOL = 1\nENVHIVE_VERSION = '0.0.1'\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     fresh = _Catalog([catalog.FamilyModule("stale_family")])
-    with pytest.raises(ImportError, match=r"built for envhive 0\.0\.1.*envhive " + envhive.__version__ + ".*rebuild"):
+    with pytest.raises(
+        ImportError,
+        match=r"built for envhive 0\.0\.1.*envhive "
+        + envhive.__version__
+        + ".*Rebuild it against this envhive: .*pip install",
+    ):
         fresh.load("stale_family")

@@ -247,12 +247,40 @@ def test_dm_facade() -> None:
     limited.close()
 
 
-def test_render_mode_is_refused_until_rendering_lands() -> None:
-    with pytest.raises(AssertionError, match="does not render"):
-        envpool.make_gym("CartPole-v1", render_mode="rgb_array")
+def test_render_as_envpool_renders() -> None:
+    env = envpool.make_gym("CartPole-v1", num_envs=3, seed=0, render_mode="rgb_array", render_env_id=1)
+    plain = envhive.make("CartPole-v1", num_envs=3, seed=0, render_mode="rgb_array")
+    env.reset()
+    plain.reset()
+    frames = env.render()  # the default env: render_env_id
+    assert frames.shape == (1, 400, 600, 3) and frames.dtype == np.uint8
+    expected = plain.render()
+    assert expected is not None
+    np.testing.assert_array_equal(frames[0], expected[1])
+    both = env.render(env_ids=[2, 0])
+    np.testing.assert_array_equal(both, np.stack([expected[2], expected[0]]))
+    with pytest.raises(ValueError, match="camera"):
+        env.render(camera_id=3)
+    env.close()
+    plain.close()
+    with pytest.raises(RuntimeError, match="render_mode must be set"):
+        envpool.make_gym("CartPole-v1").render()
     with pytest.raises(AssertionError, match="render_mode must be one of"):
         envpool.make_gym("CartPole-v1", render_mode="video")
+    with pytest.raises(AssertionError, match="opens no window"):
+        envpool.make_gym("CartPole-v1", render_mode="human")
+    with pytest.raises(AssertionError, match="render_env_id 5"):
+        envpool.make_gym("CartPole-v1", num_envs=2, render_mode="rgb_array", render_env_id=5)
     assert envpool.make_spec("CartPole-v1", render_mode="rgb_array").config.num_envs == 1  # ignored, as EnvPool
+
+
+def test_render_size_goes_to_mujoco() -> None:
+    env = envpool.make_gymnasium(
+        "HalfCheetah-v5", num_envs=1, render_mode="rgb_array", render_width=64, render_height=48
+    )
+    env.reset()
+    assert env.render().shape == (1, 48, 64, 3)
+    env.close()
 
 
 def test_vector_wrappers_see_a_vector_env() -> None:

@@ -2,7 +2,7 @@
 layer without a cycle), and no function hides an import of envhive to dodge a cycle.
 
 Layers, bottom up (docs/architecture.md):
-  0 errors, spaces, images, _version -- exceptions, declarations, render images
+  0 errors, spaces, images, _version, sdk -- exceptions, declarations, render images, the C++ SDK
   1 catalog                         -- task ids, families, family modules
   2 authoring.*                     -- environments written in Python (its own order below)
   3 registry                        -- kwargs into a resolved task and pool config
@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "envhive._version": 0,
     "envhive.errors": 0,
     "envhive.spaces": 0,
+    "envhive.sdk": 0,
     "envhive.images": 0,
     "envhive.catalog": 1,
     "envhive.authoring": 2,
@@ -37,9 +38,11 @@ LAYERS: dict[str, int] = {
     "envhive.single": 5,
     "envhive.envpool": 5,
     "envhive.episodes": 5,
+    "envhive.xla": 5,
     "envhive.adapters": 6,
     "envhive.ray": 6,
     "envhive.cli": 7,
+    "envhive.__main__": 7,
     "envhive.bench": 7,
     "envhive": 7,
 }
@@ -50,6 +53,7 @@ TRAINER_ENGINE = "a trainer (an optional extra) is imported only in its engine's
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
+    ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.adapters.sb3"): TRAINER_ENGINE,

@@ -8,8 +8,12 @@ Mesa (llvmpipe) GL; Atari frames are ALE's screen through ALE's palette. The sta
 stepping envhive and Gymnasium in lock step with the same seeds and actions (asserted equal, so a
 frame difference can only come from the renderer).
 
-The one comparison that is not exact is the RecordVideo file: H.264 is lossy, so the decoded video
-is compared with the frames envhive rendered within a mean absolute difference of 8 (of 255).
+Two comparisons are not exact. The RecordVideo file: H.264 is lossy, so the decoded video is
+compared with the frames envhive rendered within a mean absolute difference of 8 (of 255). And
+MountainCar's track under pygame-ce (what Gymnasium 1.4's classic-control extra and minigrid
+install; the `pygame` distribution draws what envhive draws): pygame-ce rewrote ``aaline``, so the
+anti-aliased track differs in its edge pixels (measured: at most 374 pixels of 240,000); the test
+allows ``AALINE_CE_PIXELS`` differing pixels there and nothing anywhere else, for every other scene.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import envhive
 if os.environ.get("MUJOCO_GL") not in ("egl", "osmesa"):
     os.environ["MUJOCO_GL"] = "egl"
 
+AALINE_CE_PIXELS = 600  # 0.25 % of MountainCar's 600 x 400 frame: the anti-aliased track's edge
 CLASSIC_RENDERED = ("CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1")
 CLASSIC_STEPS = 25
 CLASSIC_SEEDS = (0, 7)
@@ -56,7 +61,7 @@ def _random_actions(space: gymnasium.Space, rng: np.random.Generator) -> np.ndar
 # ----------------------------------------------------------------------------- frames vs Gymnasium
 @pytest.mark.parametrize("task_id", CLASSIC_RENDERED)
 def test_classic_frames_equal_gymnasiums(task_id: str) -> None:
-    pytest.importorskip("pygame")  # Gymnasium's classic-control renderer
+    pygame = pytest.importorskip("pygame")  # Gymnasium's classic-control renderer
     compared = 0
     for seed in CLASSIC_SEEDS:
         ref = _quiet_make(task_id)
@@ -69,7 +74,12 @@ def test_classic_frames_equal_gymnasiums(task_id: str) -> None:
                 np.testing.assert_array_equal(h_obs[0], g_obs, err_msg=f"{task_id} state at step {t}")
                 frame = hive.render()[0]
                 assert frame.shape == hive.task_spec.render.shape and frame.dtype == np.uint8
-                np.testing.assert_array_equal(frame, ref.render(), err_msg=f"{task_id} seed {seed} frame {t}")
+                expected = ref.render()
+                if task_id.startswith("MountainCar") and getattr(pygame, "IS_CE", False):
+                    differing = int((frame != expected).any(axis=2).sum())
+                    assert differing <= AALINE_CE_PIXELS, f"{task_id} seed {seed} frame {t}: {differing} pixels differ"
+                else:
+                    np.testing.assert_array_equal(frame, expected, err_msg=f"{task_id} seed {seed} frame {t}")
                 compared += 1
                 action = _random_actions(hive.single_action_space, rng)
                 g_obs, _, g_term, g_trunc, _ = ref.step(action[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -77,9 +78,51 @@ def test_time_limit_and_kwargs() -> None:
     env.close()
 
 
-def test_render_mode_is_refused_clearly() -> None:
-    with pytest.raises(ValueError, match="does not render"):
-        gymnasium.make("envhive/CartPole-v1", render_mode="rgb_array")
+def test_single_env_renders_gymnasiums_frames() -> None:
+    pytest.importorskip("pygame")
+    env = gymnasium.make("envhive/CartPole-v1", render_mode="rgb_array")
+    ref = gymnasium.make("CartPole-v1", render_mode="rgb_array")
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
+    env.reset(seed=3)
+    ref.reset(seed=3)
+    for t in range(20):
+        frame = env.render()
+        assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+        np.testing.assert_array_equal(frame, ref.render(), err_msg=f"step {t}")
+        action = t % 2
+        env.step(action)
+        ref.step(action)
+    env.close()
+    ref.close()
+    with pytest.raises(ValueError, match="unknown render_mode"):
+        gymnasium.make("envhive/CartPole-v1", render_mode="human")
+
+
+def test_record_video_on_the_single_env(tmp_path: Path) -> None:
+    pytest.importorskip("moviepy")
+    imageio = pytest.importorskip("imageio")
+    env = gymnasium.wrappers.RecordVideo(
+        gymnasium.make("envhive/CartPole-v1", render_mode="rgb_array"),
+        video_folder=str(tmp_path),
+        episode_trigger=lambda episode: episode == 0,
+        disable_logger=True,
+    )
+    env.reset(seed=0)
+    rendered = [env.unwrapped.render()]
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(0)
+        rendered.append(env.unwrapped.render())
+        done = terminated or truncated
+    env.close()
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1, list(tmp_path.iterdir())
+    decoded = np.stack(list(imageio.v3.imiter(videos[0])))
+    assert decoded.shape == (len(rendered), 400, 600, 3)
+    # H.264 is lossy: each decoded frame is within a mean of 8 / 255 of the frame rendered then.
+    for i, frame in enumerate(decoded):
+        diff = float(np.abs(frame.astype(np.int16) - rendered[i].astype(np.int16)).mean())
+        assert diff < 8, f"video frame {i} differs from the rendered one by {diff:.2f} on average"
 
 
 @pytest.mark.parametrize("mode", ["sync", "async", "vector_entry_point"])

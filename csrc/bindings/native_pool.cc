@@ -11,15 +11,19 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #if defined(__linux__)
 #include <unistd.h>
 #endif
 
 #include "../core/pool.h"
+#include "pool_abi.h"
 #include "spec_types.h"
 
 namespace envhive::bindings {
@@ -93,6 +97,56 @@ std::string dtype_text(PyArrayObject* a) {
   return nb::cast<std::string>(nb::str(nb::handle(reinterpret_cast<PyObject*>(PyArray_DESCR(a)))));
 }
 
+// An env stepped before its first reset (Python: envhive.ResetNeeded).
+struct ResetNeededError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class NativePool;
+
+// This module's live pools by serial number, so a pool named from outside (a handle in an XLA
+// program, through the C interface in pool_abi.h) is used only while it exists. Serials are never
+// reused. A pool leaves before it closes; acquire() enters a pool under the same lock, so once a
+// pool has left, no new outside call can enter it.
+class PoolRegistry {
+ public:
+  static PoolRegistry& get() {
+    static PoolRegistry* registry = new PoolRegistry();  // never destroyed: pools may outlive statics
+    return *registry;
+  }
+  uint64_t add(NativePool* pool) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const uint64_t serial = next_++;
+    pools_[serial] = pool;
+    return serial;
+  }
+  void remove(uint64_t serial) {
+    std::lock_guard<std::mutex> lock(mu_);
+    pools_.erase(serial);
+  }
+  // Runs f(pool or nullptr) under the lock.
+  template <class F>
+  auto with(uint64_t serial, F&& f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pools_.find(serial);
+    return f(it == pools_.end() ? nullptr : it->second);
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<uint64_t, NativePool*> pools_;
+  uint64_t next_ = 1;
+};
+
+int32_t set_status(EnvhiveStatus* status, int32_t code, const std::string& message) {
+  status->code = code;
+  status->num_env_ids = 0;
+  const size_t n = std::min(message.size(), sizeof(status->message) - 1);
+  std::memcpy(status->message, message.data(), n);
+  status->message[n] = '\0';
+  return code;
+}
+
 class NativePool {
  public:
   NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options, std::vector<uint64_t> seeds) {
@@ -121,12 +175,20 @@ class NativePool {
     all_ids_.resize(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) all_ids_[static_cast<size_t>(i)] = i;
     stamp_.assign(static_cast<size_t>(n), 0);
+    serial_ = PoolRegistry::get().add(this);
   }
 
+  // An XLA call may still be inside (the jitted program outlived the Python object): it returns
+  // PoolClosedError within one chunk of envs, and the pool is freed once it has left.
   ~NativePool() {
+    PoolRegistry::get().remove(serial_);
     if (pool_) {
+      closing_.store(true, std::memory_order_seq_cst);
+      pool_->request_close();
       nb::gil_scoped_release release;
+      while (!try_enter()) std::this_thread::sleep_for(std::chrono::microseconds(200));
       pool_->close();
+      leave();
     }
   }
 
@@ -139,6 +201,7 @@ class NativePool {
   // PoolClosedError), then stops the threads. Idempotent.
   void close() {
     if (pool_->closed()) return;
+    PoolRegistry::get().remove(serial_);              // handles in XLA programs: "closed" from now
     closing_.store(true, std::memory_order_seq_cst);  // calls starting from now raise "closed"
     pool_->request_close();
     if (!try_enter()) {
@@ -223,7 +286,237 @@ class NativePool {
     return view(owner_raw, blk, NPY_UINT8, 4, dims);
   }
 
+  // ---- the C interface (pool_abi.h): no Python, no GIL; one call between acquire and release ----
+  uint64_t serial() const { return serial_; }
+  uint64_t next_xla_call() const { return xla_next_call_.load(std::memory_order_relaxed); }
+
+  // Called with the registry locked (PoolRegistry::with), so the pool cannot leave meanwhile.
+  int32_t abi_acquire(uint64_t call, EnvhiveStatus* st) {
+    if (closed()) return set_status(st, ENVHIVE_CLOSED, "the pool is closed");
+    if (!try_enter())
+      return set_status(st, ENVHIVE_BUSY,
+                        "the pool is in use by another call (a Python call on another thread, or another XLA call "
+                        "given the same handle); a pool serves one call at a time");
+    if (closed()) {
+      leave();
+      return set_status(st, ENVHIVE_CLOSED, "the pool is closed");
+    }
+    const uint64_t expected = xla_next_call_.load(std::memory_order_relaxed);
+    if (!xla_resync_ && call != expected) {
+      leave();
+      return set_status(st, ENVHIVE_STALE,
+                        "stale handle: this is call #" + std::to_string(expected) +
+                            " on the pool but the handle is for call #" + std::to_string(call) +
+                            "; pass the handle returned by the previous call (a reused handle, or a result "
+                            "discarded by jax.vmap of lax.cond / lax.while_loop with a per-lane predicate, which "
+                            "still ran the call)");
+    }
+    xla_checked_ = false;
+    return ENVHIVE_OK;
+  }
+
+  void abi_release(uint64_t call, bool reached_pool, bool ok) {
+    if (reached_pool) {
+      if (ok) xla_next_call_.store(call + 1, std::memory_order_relaxed);
+      xla_resync_ = !ok;  // the caller still holds the handle from before the failed program
+    }
+    leave();
+  }
+
+  void abi_describe(EnvhivePoolShape* shape) const {
+    const auto& o = pool_->options();
+    const SpaceSpec& act = pool_->spaces().action;
+    shape->num_envs = o.num_envs;
+    shape->batch_size = o.batch_size;
+    shape->sync = pool_->sync();
+    shape->num_outputs = static_cast<int32_t>(num_outputs());
+    shape->action_elements = static_cast<int64_t>(act.kind == SpaceSpec::Kind::kDiscrete ? 1 : act.count());
+    shape->action_dtype = static_cast<int32_t>(act.dtype);
+  }
+
+  int32_t abi_check_send(const EnvhiveBuffer& actions, const int32_t* env_ids, int64_t n, EnvhiveStatus* st) {
+    return guarded(st, [&] {
+      xla_checked_ = false;
+      if (n < 0) throw std::invalid_argument("a negative number of rows");
+      const auto& ids = check_ids(env_ids, static_cast<size_t>(n));
+      const int num_envs = pool_->options().num_envs;
+      if (pool_->sync() && ids.size() != static_cast<size_t>(num_envs))  // no partial steps here
+        throw std::invalid_argument("sync mode (batch_size == num_envs) steps all " + std::to_string(num_envs) +
+                                    " envs together; got env_id for " + std::to_string(ids.size()) +
+                                    ". Use batch_size < num_envs for async stepping");
+      convert_raw_actions(actions, ids.size());
+      check_action_values(xla_rows_.data(), ids);
+      check_steppable(ids);
+      xla_checked_ = true;
+    });
+  }
+
+  int32_t abi_send(const EnvhiveBuffer& actions, const int32_t* env_ids, int64_t n, EnvhiveStatus* st) {
+    if (!xla_checked_)
+      if (const int32_t code = abi_check_send(actions, env_ids, n, st); code != ENVHIVE_OK) return code;
+    xla_checked_ = false;
+    return guarded(st, [&] {
+      const Command step = Command::kStep;
+      pool_->dispatch(ids_.data(), ids_.size(), &step, 1, xla_rows_.data());
+    });
+  }
+
+  int32_t abi_wait(EnvhiveStatus* st) {
+    return guarded(st, [&] {
+      check_can_receive();
+      const WaitResult r = pool_->wait_batch(std::nullopt, [] { return false; });  // no Ctrl-C without the GIL
+      if (r == WaitResult::kClosed)
+        throw PoolClosedDuringCall("the pool was closed by another thread while an XLA call waited in it");
+    });
+  }
+
+  int32_t abi_recv(const EnvhiveBuffer* outputs, int64_t count, EnvhiveStatus* st) {
+    std::string layout_error;
+    if (count != static_cast<int64_t>(num_outputs()))
+      layout_error = "recv got " + std::to_string(count) + " output buffers; the pool writes " +
+                     std::to_string(num_outputs());
+    std::vector<EnvFailure> failures;
+    std::byte* blk = nullptr;
+    const int32_t code = guarded(st, [&] { blk = pool_->finish_recv(failures); });
+    if (code != ENVHIVE_OK) return code;
+    const int32_t result = guarded(st, [&] {
+      if (!layout_error.empty()) throw std::invalid_argument(layout_error);
+      if (!failures.empty()) return;
+      copy_batch(blk, outputs);
+    });
+    pool_->recycler()->release(blk);
+    if (result != ENVHIVE_OK || failures.empty()) return result;
+    set_status(st, ENVHIVE_ENV_ERROR, failure_message(failures));
+    for (const auto& f : failures) {
+      if (st->num_env_ids == ENVHIVE_STATUS_MAX_ENV_IDS) break;
+      st->env_ids[st->num_env_ids++] = f.env_id;
+    }
+    return ENVHIVE_ENV_ERROR;
+  }
+
  private:
+  struct PoolClosedDuringCall : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+
+  // Runs f, turning any exception into a status (nothing may unwind through the C interface).
+  template <class F>
+  static int32_t guarded(EnvhiveStatus* st, F&& f) noexcept {
+    try {
+      f();
+      return ENVHIVE_OK;
+    } catch (const ResetNeededError& e) {
+      return set_status(st, ENVHIVE_RESET_NEEDED, e.what());
+    } catch (const PoolClosedDuringCall& e) {
+      return set_status(st, ENVHIVE_CLOSED, e.what());
+    } catch (const std::invalid_argument& e) {
+      return set_status(st, ENVHIVE_INVALID_ARGUMENT, e.what());
+    } catch (const std::exception& e) {
+      return set_status(st, ENVHIVE_INTERNAL, e.what());
+    } catch (...) {
+      return set_status(st, ENVHIVE_INTERNAL, "unknown C++ exception");
+    }
+  }
+
+  size_t num_outputs() const {
+    const size_t infos = pool_->spaces().infos.size();
+    return 6 + infos + (pool_->options().autoreset_mode == AutoresetMode::kSameStep ? 3 + infos : 0);
+  }
+
+  // `actions` (n rows, any integer dtype for Discrete, float32/float64 for Box) into xla_rows_ of
+  // the pool's action dtype.
+  void convert_raw_actions(const EnvhiveBuffer& a, size_t n) {
+    const SpaceSpec& act = pool_->spaces().action;
+    const bool discrete = act.kind == SpaceSpec::Kind::kDiscrete;
+    const size_t per = discrete ? 1 : act.count();
+    if (a.elements != static_cast<int64_t>(n * per))
+      throw std::invalid_argument("actions hold " + std::to_string(a.elements) + " values; expected " +
+                                  std::to_string(n) + " rows x " + std::to_string(per));
+    const bool integer = a.dtype == ENVHIVE_INT32 || a.dtype == ENVHIVE_INT64 || a.dtype == ENVHIVE_UINT8;
+    const bool real = a.dtype == ENVHIVE_FLOAT32 || a.dtype == ENVHIVE_FLOAT64;
+    if (discrete ? !integer : !(real || integer))
+      throw std::invalid_argument(std::string("actions for a ") + (discrete ? "Discrete" : "Box") +
+                                  " action space must be " + (discrete ? "integers" : "real numbers") + ", got " +
+                                  dtype_name(static_cast<DType>(a.dtype)));
+    xla_rows_.resize(n * per * dtype_size(act.dtype));
+    const size_t count = n * per;
+    auto convert = [&]<class Out>(Out* out) {
+      auto from = [&]<class In>(const In* in) {
+        for (size_t i = 0; i < count; ++i) out[i] = static_cast<Out>(in[i]);
+      };
+      switch (a.dtype) {
+        case ENVHIVE_UINT8: from(static_cast<const uint8_t*>(a.data)); break;
+        case ENVHIVE_INT32: from(static_cast<const int32_t*>(a.data)); break;
+        case ENVHIVE_INT64: from(static_cast<const int64_t*>(a.data)); break;
+        case ENVHIVE_FLOAT32: from(static_cast<const float*>(a.data)); break;
+        case ENVHIVE_FLOAT64: from(static_cast<const double*>(a.data)); break;
+        default: break;
+      }
+    };
+    switch (act.dtype) {
+      case DType::kInt64: convert(reinterpret_cast<int64_t*>(xla_rows_.data())); break;
+      case DType::kInt32: convert(reinterpret_cast<int32_t*>(xla_rows_.data())); break;
+      case DType::kFloat32: convert(reinterpret_cast<float*>(xla_rows_.data())); break;
+      case DType::kFloat64: convert(reinterpret_cast<double*>(xla_rows_.data())); break;
+      default: throw std::invalid_argument(std::string("action dtype ") + dtype_name(act.dtype) + " is not supported");
+    }
+  }
+
+  // One column of the batch (rows x `per_row` values of `type`) into a caller's buffer of the
+  // same dtype or its 32-bit form.
+  static void copy_column(const std::byte* src, DType type, size_t values, const EnvhiveBuffer& out,
+                          const char* what) {
+    if (out.elements != static_cast<int64_t>(values))
+      throw std::invalid_argument(std::string(what) + " buffer holds " + std::to_string(out.elements) +
+                                  " values; the batch has " + std::to_string(values));
+    if (out.dtype == static_cast<int32_t>(type)) {
+      std::memcpy(out.data, src, values * dtype_size(type));
+    } else if (type == DType::kFloat64 && out.dtype == ENVHIVE_FLOAT32) {
+      const double* in = reinterpret_cast<const double*>(src);
+      float* o = static_cast<float*>(out.data);
+      for (size_t i = 0; i < values; ++i) o[i] = static_cast<float>(in[i]);
+    } else if (type == DType::kInt64 && out.dtype == ENVHIVE_INT32) {
+      const int64_t* in = reinterpret_cast<const int64_t*>(src);
+      int32_t* o = static_cast<int32_t*>(out.data);
+      for (size_t i = 0; i < values; ++i) o[i] = static_cast<int32_t>(in[i]);
+    } else {
+      throw std::invalid_argument(std::string(what) + " buffer is " + dtype_name(static_cast<DType>(out.dtype)) +
+                                  "; the batch's is " + dtype_name(type));
+    }
+  }
+
+  void copy_batch(const std::byte* blk, const EnvhiveBuffer* out) const {
+    const BatchLayout& L = pool_->layout();
+    const auto& sp = pool_->spaces();
+    const size_t rows = static_cast<size_t>(pool_->options().batch_size);
+    const size_t obs_values = rows * sp.observation.count();
+    size_t k = 0;
+    copy_column(L.obs.in(blk), sp.observation.dtype, obs_values, out[k++], "obs");
+    copy_column(reinterpret_cast<const std::byte*>(L.reward.in(blk)), DType::kFloat64, rows, out[k++], "reward");
+    copy_column(reinterpret_cast<const std::byte*>(L.terminated.in(blk)), DType::kBool, rows, out[k++], "terminated");
+    copy_column(reinterpret_cast<const std::byte*>(L.truncated.in(blk)), DType::kBool, rows, out[k++], "truncated");
+    copy_column(reinterpret_cast<const std::byte*>(L.env_id.in(blk)), DType::kInt32, rows, out[k++], "env_id");
+    copy_column(reinterpret_cast<const std::byte*>(L.elapsed_step.in(blk)), DType::kInt32, rows, out[k++],
+                "elapsed_step");
+    auto info_values = [&](size_t f) { return rows * sp.infos[f].bytes() / dtype_size(sp.infos[f].dtype); };
+    for (size_t f = 0; f < sp.infos.size(); ++f)
+      copy_column(L.infos[f].in(blk), sp.infos[f].dtype, info_values(f), out[k++], sp.infos[f].name.c_str());
+    if (pool_->options().autoreset_mode != AutoresetMode::kSameStep) return;
+    copy_column(reinterpret_cast<const std::byte*>(L.final_mask.in(blk)), DType::kBool, rows, out[k++], "final_mask");
+    copy_column(L.final_obs.in(blk), sp.observation.dtype, obs_values, out[k], "final_obs");
+    {  // dense: zeros where no episode ended (the block holds whatever was there; numpy shows None)
+      const bool* mask = L.final_mask.in(blk);
+      const size_t row_bytes = sp.observation.count() * dtype_size(static_cast<DType>(out[k].dtype));
+      for (size_t r = 0; r < rows; ++r)
+        if (!mask[r]) std::memset(static_cast<std::byte*>(out[k].data) + r * row_bytes, 0, row_bytes);
+      ++k;
+    }
+    copy_column(reinterpret_cast<const std::byte*>(L.final_elapsed_step.in(blk)), DType::kInt32, rows, out[k++],
+                "final elapsed_step");
+    for (size_t f = 0; f < sp.infos.size(); ++f)
+      copy_column(L.final_infos[f].in(blk), sp.infos[f].dtype, info_values(f), out[k++], sp.infos[f].name.c_str());
+  }
+
   // One call at a time: entered with the GIL held, so only a thread waiting inside the pool with
   // the GIL released can be found here.
   class Call {
@@ -278,7 +571,7 @@ class NativePool {
       std::ostringstream msg;
       msg << "recv() would wait forever: " << pool_->outstanding() << " env(s) in flight, batch_size is "
           << pool_->options().batch_size << "; send() actions (or async_reset()) first";
-      throw nb::value_error(msg.str().c_str());
+      throw std::invalid_argument(msg.str());
     }
   }
 
@@ -324,6 +617,21 @@ class NativePool {
         held_cmds_.push_back(Command::kEmit);
       }
     pool_->dispatch(held_ids_.data(), held_ids_.size(), held_cmds_.data(), held_cmds_.size(), data);
+  }
+
+  // Every env in `ids` may be stepped: reset at least once, and (DISABLED) not at an episode's end.
+  void check_steppable(const std::vector<int32_t>& ids) const {
+    if (pool_->never_reset() > 0)
+      for (int32_t id : ids)
+        if (!pool_->was_reset(id))
+          throw ResetNeededError("env " + std::to_string(id) +
+                                 " has not been reset: call reset() (or async_reset() and recv()) before stepping it");
+    if (pool_->options().autoreset_mode == AutoresetMode::kDisabled)
+      for (int32_t id : ids)
+        if (pool_->episode_over(id))
+          throw std::invalid_argument("env " + std::to_string(id) +
+                                      " has ended its episode and autoreset_mode is 'disabled': reset it first with "
+                                      "reset(options={'reset_mask': mask})");
   }
 
   void queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, bool receive) {
@@ -421,7 +729,6 @@ class NativePool {
   }
 
   const std::vector<int32_t>& resolve_ids(nb::handle env_id) {
-    const int n = pool_->options().num_envs;
     if (env_id.is_none()) {
       for (int32_t id : all_ids_)
         if (pool_->in_flight(id))
@@ -441,23 +748,27 @@ class NativePool {
     if (!conv) throw nb::python_error();
     nb::object conv_holder = nb::steal(conv);
     auto* c = reinterpret_cast<PyArrayObject*>(conv);
-    const npy_intp m = PyArray_SIZE(c);
-    const int64_t* v = static_cast<const int64_t*>(PyArray_DATA(c));
-    ids_.resize(static_cast<size_t>(m));
+    return check_ids(static_cast<const int64_t*>(PyArray_DATA(c)), static_cast<size_t>(PyArray_SIZE(c)));
+  }
+
+  // The ids of one send: in range, each once, none in flight, all of them in sync mode. Into ids_.
+  template <class T>
+  const std::vector<int32_t>& check_ids(const T* v, size_t m) {
+    const int n = pool_->options().num_envs;
+    ids_.resize(m);
     ++stamp_value_;
-    for (npy_intp i = 0; i < m; ++i) {
+    for (size_t i = 0; i < m; ++i) {
       if (v[i] < 0 || v[i] >= n)
-        throw nb::value_error(
-            ("env_id " + std::to_string(v[i]) + " is out of range [0, " + std::to_string(n) + ")").c_str());
+        throw std::invalid_argument("env_id " + std::to_string(v[i]) + " is out of range [0, " + std::to_string(n) +
+                                    ")");
       const auto id = static_cast<int32_t>(v[i]);
       if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-        throw nb::value_error(("env_id " + std::to_string(id) + " appears twice in one send()").c_str());
+        throw std::invalid_argument("env_id " + std::to_string(id) + " appears twice in one send()");
       stamp_[static_cast<size_t>(id)] = stamp_value_;
       if (pool_->in_flight(id))
-        throw nb::value_error(("env " + std::to_string(id) +
-                               " is not awaiting an action: it was sent and not yet returned by recv()")
-                                  .c_str());
-      ids_[static_cast<size_t>(i)] = id;
+        throw std::invalid_argument("env " + std::to_string(id) +
+                                    " is not awaiting an action: it was sent and not yet returned by recv()");
+      ids_[i] = id;
     }
     return ids_;
   }
@@ -497,34 +808,41 @@ class NativePool {
                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST, nullptr);
     if (!conv) throw nb::python_error();
     nb::object rows = nb::steal(conv);
-    auto* c = reinterpret_cast<PyArrayObject*>(conv);
-    if (discrete) {
-      const int64_t* v = static_cast<const int64_t*>(PyArray_DATA(c));
-      for (npy_intp i = 0; i < n; ++i)
+    check_action_values(static_cast<const std::byte*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(conv))), ids);
+    return rows;
+  }
+
+  // Action rows of the pool's action dtype (int64 for Discrete), one per id: Discrete values in
+  // range, Box values finite.
+  void check_action_values(const std::byte* rows, const std::vector<int32_t>& ids) const {
+    const SpaceSpec& act = pool_->spaces().action;
+    const size_t n = ids.size();
+    if (act.kind == SpaceSpec::Kind::kDiscrete) {
+      const int64_t* v = reinterpret_cast<const int64_t*>(rows);
+      for (size_t i = 0; i < n; ++i)
         if (v[i] < act.start || v[i] >= act.start + act.n) {
           std::ostringstream msg;
-          msg << "action " << v[i] << " for env " << ids[static_cast<size_t>(i)] << " is outside Discrete(" << act.n
+          msg << "action " << v[i] << " for env " << ids[i] << " is outside Discrete(" << act.n
               << (act.start ? ", start=" + std::to_string(act.start) : std::string()) << "): valid actions are "
               << act.start << ".." << act.start + act.n - 1;
-          throw nb::value_error(msg.str().c_str());
+          throw std::invalid_argument(msg.str());
         }
-    } else {
-      const npy_intp per = static_cast<npy_intp>(act.count());
-      auto check = [&](auto* v) {
-        for (npy_intp i = 0; i < n * per; ++i)
-          if (!std::isfinite(v[i])) {
-            std::ostringstream msg;
-            msg << "action for env " << ids[static_cast<size_t>(i / per)] << " is not finite (" << v[i]
-                << "); envhive rejects NaN and infinite actions";
-            throw nb::value_error(msg.str().c_str());
-          }
-      };
-      if (target == NPY_FLOAT32)
-        check(static_cast<const float*>(PyArray_DATA(c)));
-      else
-        check(static_cast<const double*>(PyArray_DATA(c)));
+      return;
     }
-    return rows;
+    const size_t per = act.count();
+    auto check = [&](auto* v) {
+      for (size_t i = 0; i < n * per; ++i)
+        if (!std::isfinite(v[i])) {
+          std::ostringstream msg;
+          msg << "action for env " << ids[i / per] << " is not finite (" << v[i]
+              << "); envhive rejects NaN and infinite actions";
+          throw std::invalid_argument(msg.str());
+        }
+    };
+    if (act.dtype == DType::kFloat32)
+      check(reinterpret_cast<const float*>(rows));
+    else if (act.dtype == DType::kFloat64)
+      check(reinterpret_cast<const double*>(rows));
   }
 
   // The env ids render() draws: every env for None, else an int or 1-D array of distinct ids in
@@ -715,7 +1033,7 @@ class NativePool {
     info["_final_info"] = mask_arr;
   }
 
-  [[noreturn]] void raise_failures(const std::vector<EnvFailure>& failures) {
+  std::string failure_message(const std::vector<EnvFailure>& failures) const {
     std::ostringstream msg;
     msg << "env " << failures[0].env_id << " raised: " << failures[0].message;
     if (failures.size() > 1) msg << " (and " << failures.size() - 1 << " more env(s) failed in this batch)";
@@ -723,11 +1041,16 @@ class NativePool {
         << (pool_->options().autoreset_mode == AutoresetMode::kDisabled
                 ? " once reset with reset(options={'reset_mask': mask}) (autoreset_mode='disabled')"
                 : "");
+    return msg.str();
+  }
+
+  [[noreturn]] void raise_failures(const std::vector<EnvFailure>& failures) {
+    const std::string msg = failure_message(failures);
     nb::list ids;
     for (const auto& f : failures) ids.append(f.env_id);
     const nb::object& type = error_types().env_error;
-    if (!type.is_valid()) raise(nb::object(), PyExc_RuntimeError, msg.str());
-    nb::object err = type(msg.str(), failures[0].env_id, ids);
+    if (!type.is_valid()) raise(nb::object(), PyExc_RuntimeError, msg);
+    nb::object err = type(msg, failures[0].env_id, ids);
     PyErr_SetObject(type.ptr(), err.ptr());
     throw nb::python_error();
   }
@@ -747,6 +1070,45 @@ class NativePool {
   std::vector<Command> held_cmds_;
   std::vector<uint64_t> stamp_;
   uint64_t stamp_value_ = 0;
+  // The C interface's state (pool_abi.h), touched only by the call inside (busy_ orders them).
+  uint64_t serial_ = 0;                       // this module's number for the pool (PoolRegistry)
+  std::atomic<uint64_t> xla_next_call_{0};    // the call number the next handle must carry
+  bool xla_resync_ = false;                   // the last call failed: accept any number once
+  bool xla_checked_ = false;                  // check_send accepted the rows in xla_rows_ / ids_
+  std::vector<std::byte> xla_rows_;           // actions converted to the pool's action dtype
+};
+
+// The C interface's functions: the pool argument is used only after acquire found it live.
+NativePool* as_pool(void* p) { return static_cast<NativePool*>(p); }
+
+const EnvhivePoolAbi kPoolAbi = {
+    ENVHIVE_POOL_ABI_VERSION,
+    sizeof(EnvhivePoolAbi),
+#define ENVHIVE_STR2(x) #x
+#define ENVHIVE_STR(x) ENVHIVE_STR2(x)
+    ENVHIVE_STR(ENVHIVE_MODULE_NAME),
+#undef ENVHIVE_STR
+#undef ENVHIVE_STR2
+    [](uint64_t serial, void* pool, uint64_t call, EnvhiveStatus* st) -> int32_t {
+      return PoolRegistry::get().with(serial, [&](NativePool* live) {
+        if (live == nullptr || live != pool)
+          return set_status(st, ENVHIVE_CLOSED, "pool #" + std::to_string(serial) + " is closed or deleted");
+        return live->abi_acquire(call, st);
+      });
+    },
+    [](void* pool, uint64_t call, int32_t reached, int32_t ok) { as_pool(pool)->abi_release(call, reached, ok); },
+    [](void* pool, EnvhivePoolShape* shape) { as_pool(pool)->abi_describe(shape); },
+    [](void* pool) { return as_pool(pool)->next_xla_call(); },
+    [](void* pool, const EnvhiveBuffer* actions, const int32_t* ids, int64_t n, EnvhiveStatus* st) {
+      return as_pool(pool)->abi_check_send(*actions, ids, n, st);
+    },
+    [](void* pool, const EnvhiveBuffer* actions, const int32_t* ids, int64_t n, EnvhiveStatus* st) {
+      return as_pool(pool)->abi_send(*actions, ids, n, st);
+    },
+    [](void* pool, EnvhiveStatus* st) { return as_pool(pool)->abi_wait(st); },
+    [](void* pool, const EnvhiveBuffer* outputs, int64_t n, EnvhiveStatus* st) {
+      return as_pool(pool)->abi_recv(outputs, n, st);
+    },
 };
 
 }  // namespace
@@ -809,7 +1171,17 @@ void bind_native_pool(nb::module_& m) {
            "Frames of env_ids (None: all) as an (n, height, width, 3) uint8 array (render_mode='rgb_array').")
       .def("close", &NativePool::close)
       .def_prop_ro("closed", &NativePool::closed)
-      .def_prop_ro("outstanding", &NativePool::outstanding);
+      .def_prop_ro("outstanding", &NativePool::outstanding)
+      .def(
+          "abi_ref",
+          [](const NativePool& p) {
+            return nb::make_tuple(p.serial(), reinterpret_cast<uintptr_t>(&p), p.next_xla_call());
+          },
+          "(serial, address, next call number): how code outside this module names the pool through "
+          "POOL_ABI (pool_abi.h), e.g. in an XLA handle.");
+
+  // The C interface of this module's pools (pool_abi.h), for envhive._xla.
+  m.attr("POOL_ABI") = nb::capsule(static_cast<const void*>(&kPoolAbi), ENVHIVE_POOL_ABI_CAPSULE);
 }
 
 }  // namespace envhive::bindings

@@ -17,7 +17,9 @@ namespace envhive::bindings {
 // native_pool.cc or spec_types.cc change what Python sees.
 inline constexpr int kProtocol = 2;
 
-// The compiler and binding library a module was built with (reported in errors and `envhive info`).
+// The compiler, binding library and C++ runtime a module was built with, as
+// "<compiler>-<major>.<minor> nanobind-<major>.<minor> <runtime>" (its manifest records it; envhive.catalog
+// compares the nanobind major version and the runtime with envhive's own and names all of it in errors).
 inline std::string build_abi() {
   std::string abi;
 #if defined(__clang__)
@@ -28,7 +30,10 @@ inline std::string build_abi() {
   abi += "unknown-compiler";
 #endif
   abi += " nanobind-" + std::to_string(NB_VERSION_MAJOR) + "." + std::to_string(NB_VERSION_MINOR);
-#if defined(_GLIBCXX_USE_CXX11_ABI)
+  // The C++ runtime: envhive.catalog refuses a module whose runtime differs from envhive's own.
+#if defined(_LIBCPP_VERSION)
+  abi += " libc++";
+#elif defined(_GLIBCXX_USE_CXX11_ABI)
   abi += " libstdcxx-abi" + std::to_string(_GLIBCXX_USE_CXX11_ABI);
 #endif
   return abi;

@@ -1,6 +1,8 @@
 """Write what a built family module tells envhive without being loaded (run by CMake after it links).
 
-    python write_module_metadata.py MODULE_FILE MODULE_NAME OUT_DIR
+    python write_module_metadata.py MODULE_FILE QUALIFIED_NAME OUT_DIR
+
+QUALIFIED_NAME is the module's import name (``envhive._native``, ``mypkg._envs`` for a plug-in).
 
 - ``<name>.tasks.json``, the task manifest: every task's id, family, doc, time limit, config fields,
   reset options and spaces for its default config, so ``import envhive``, ``envhive list`` and
@@ -8,8 +10,9 @@
   libmujoco or ALE). See envhive.catalog.
 - ``<name>.pyi``, the module's type stubs (nanobind's stub generator), shipped with ``py.typed``.
 
-A module that cannot be imported here (e.g. ale-py, which holds the ROMs, is missing from the build
-environment) gets neither file: envhive then loads it to list its tasks.
+A built-in module that cannot be imported here (e.g. ale-py, which holds the ROMs, is missing from the
+build environment) gets neither file: envhive then loads it to list its tasks. A plug-in's module
+must load where it builds (a bad task declaration or registration fails its build).
 """
 
 from __future__ import annotations
@@ -21,13 +24,13 @@ import sys
 from pathlib import Path
 
 
-def main(module_file: str, name: str, out_dir: str) -> int:
+def main(module_file: str, qualified: str, out_dir: str) -> int:
+    name = qualified.rpartition(".")[2]
     out = Path(out_dir)
     manifest = out / f"{name}.tasks.json"
     stub = out / f"{name}.pyi"
     for stale in (manifest, stub):  # never leave the files of an older build behind
         stale.unlink(missing_ok=True)
-    qualified = f"envhive.{name}"
     loader = importlib.machinery.ExtensionFileLoader(qualified, module_file)
     spec = importlib.util.spec_from_file_location(qualified, module_file, loader=loader)
     assert spec is not None
@@ -35,6 +38,9 @@ def main(module_file: str, name: str, out_dir: str) -> int:
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
     except ImportError as e:
+        if not qualified.startswith("envhive."):  # a plug-in: its tasks must register where it builds
+            print(f"envhive: {qualified} cannot be loaded to write its task manifest: {e}", file=sys.stderr)
+            return 1
         print(f"envhive: no task manifest for {name} ({e}); it will be loaded at import", file=sys.stderr)
         return 0
     tasks = module.task_manifest()
@@ -45,9 +51,10 @@ def main(module_file: str, name: str, out_dir: str) -> int:
             f"envhive: {len(unknown)} task(s) of {name} without spaces in its manifest ({task}: {why})", file=sys.stderr
         )
     data = {
-        "module": name,
+        "module": qualified,
         "protocol": module.PROTOCOL,
         "envhive_version": module.ENVHIVE_VERSION,
+        "build_abi": module.BUILD_ABI,
         "tasks": tasks,
     }
     manifest.write_text(json.dumps(data, indent=1) + "\n")

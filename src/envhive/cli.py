@@ -3,6 +3,7 @@
 envhive list
 envhive info CartPole-v1
 envhive bench CartPole-v1 --num-envs 64 --batch-size 32 --compare envpool,gymnasium-sync
+envhive --cmake-dir        (the SDK's CMake package, for find_package(envhive CONFIG))
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from envhive import catalog, registry
+from envhive import catalog, registry, sdk
 from envhive.bench import (
     ENGINES,
     Case,
@@ -43,6 +44,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{family} ({len(tasks)})")
         for task in tasks:
             print(f"  {task}")
+    for problem in catalog.problems():  # plug-ins (or their tasks) that cannot be used
+        print(f"envhive: {problem}", file=sys.stderr)
     return 0
 
 
@@ -56,6 +59,7 @@ def _info_dict(info: catalog.TaskInfo) -> dict[str, Any]:
     return {
         "id": info.id,
         "family": info.family,
+        "module": info.module,
         "doc": info.doc,
         "observation_space": obs,
         "action_space": act,
@@ -76,7 +80,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2, default=str))
         return 0
-    print(f"{data['id']}  ({data['family']})")
+    print(f"{data['id']}  ({data['family']}, {data['module']})")
     if data["doc"]:
         print(f"\n{data['doc'].strip()}\n")
     print(f"observation_space  {data['observation_space']}")
@@ -144,7 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="envhive", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument(
+        "--cmake-dir",
+        action="store_true",
+        help="print the folder of envhive's CMake package (find_package(envhive CONFIG)) and exit",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("list", help="list all task ids, grouped by family")
     p.add_argument("--json", action="store_true", help="print {family: [task, ...]} as JSON")
@@ -237,7 +246,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.cmake_dir:
+        try:
+            print(sdk.cmake_dir())
+        except FileNotFoundError as exc:
+            print(f"envhive: {exc}", file=sys.stderr)
+            return 1
+        return 0
+    if args.command is None:
+        parser.error("a command is required (list, info, bench)")
     try:
         code: int = args.func(args)
     except ImportError as exc:

@@ -23,9 +23,10 @@ import dm_env
 import dm_env.specs
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envhive.errors import EnvError
+from envhive.process import ProcessVectorEnv
 from envhive.registry import make_spec
 from envhive.vector import HiveVectorEnv
 
@@ -42,18 +43,38 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _dm_pool(task_id: str, kwargs: dict[str, Any]) -> HiveVectorEnv:
+def _dm_pool(task_id: str | VectorEnv, kwargs: dict[str, Any]) -> HiveVectorEnv | ProcessVectorEnv:
+    """The vector env under a dm facade: built from an envhive task id (kwargs as for
+    envhive.make), or one built already (a ProcessVectorEnv, in NEXT_STEP mode, without kwargs)."""
     if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
         raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
-    return HiveVectorEnv(make_spec(task_id, **kwargs))
+    if isinstance(task_id, HiveVectorEnv | ProcessVectorEnv):
+        if kwargs or task_id.metadata.get("autoreset_mode") != AutoresetMode.NEXT_STEP:
+            raise ValueError("the dm_env facade wraps a vector env in NEXT_STEP autoreset mode, without kwargs")
+        return task_id
+    if isinstance(task_id, str):
+        return HiveVectorEnv(make_spec(task_id, **kwargs))
+    raise TypeError(f"expected an envhive task id or an envhive vector env, got {task_id!r}")
 
 
-def to_dm_spec(space: spaces.Space[Any], name: str) -> dm_env.specs.Array:
-    """The dm_env spec of one env's observation or action."""
+def to_dm_spec(space: spaces.Space[Any], name: str) -> Any:
+    """The dm_env spec of one env's observation or action (Dict -> dict, Tuple -> tuple of specs)."""
     if isinstance(space, spaces.Discrete):
-        return dm_env.specs.DiscreteArray(int(space.n), dtype=np.int64, name=name)
-    assert isinstance(space, spaces.Box)
-    return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
+        if int(space.start) == 0:
+            return dm_env.specs.DiscreteArray(int(space.n), dtype=np.int64, name=name)
+        low, high = int(space.start), int(space.start) + int(space.n) - 1
+        return dm_env.specs.BoundedArray((), np.int64, low, high, name=name)
+    if isinstance(space, spaces.Dict):
+        return {key: to_dm_spec(sub, f"{name}/{key}") for key, sub in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(to_dm_spec(sub, f"{name}/{i}") for i, sub in enumerate(space.spaces))
+    if isinstance(space, spaces.MultiDiscrete):
+        return dm_env.specs.BoundedArray(space.shape, space.dtype, space.start, space.start + space.nvec - 1, name=name)
+    if isinstance(space, spaces.MultiBinary):
+        return dm_env.specs.BoundedArray(space.shape, space.dtype, 0, 1, name=name)
+    if isinstance(space, spaces.Box):
+        return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
+    raise TypeError(f"no dm_env spec for {space!r}")
 
 
 class HiveDmEnv(dm_env.Environment):
@@ -64,7 +85,9 @@ class HiveDmEnv(dm_env.Environment):
     of this facade close to the Gymnasium facade's. Copy them to modify them in place.
     """
 
-    def __init__(self, task_id: str, **kwargs: Any) -> None:
+    def __init__(self, task_id: str | VectorEnv, **kwargs: Any) -> None:
+        """``task_id``: an envhive task id (kwargs as for envhive.make), or a vector env built
+        already (a ProcessVectorEnv, in NEXT_STEP mode, without kwargs)."""
         self._vec = _dm_pool(task_id, kwargs)
         self._vec_step = self._vec.step
         self.task_spec = self._vec.task_spec
@@ -159,10 +182,10 @@ class HiveDmEnv(dm_env.Environment):
         return _read_only(step_type), _read_only(discount)
 
     def observation_spec(self) -> Any:
-        return to_dm_spec(self.task_spec.observation_space, "observation")
+        return to_dm_spec(self._vec.single_observation_space, "observation")
 
     def action_spec(self) -> Any:
-        return to_dm_spec(self.task_spec.action_space, "action")
+        return to_dm_spec(self._vec.single_action_space, "action")
 
     def reward_spec(self) -> Any:
         return dm_env.specs.Array((), np.float64, name="reward")

@@ -523,13 +523,33 @@ def _make_spec(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
 
 
 # ------------------------------------------------------------------------------------ the envs
-def _check_render(task_id: str, render_kwargs: dict[str, Any]) -> str | None:
+def _check_render(task_id: str, render_kwargs: dict[str, Any], kwargs: dict[str, Any]) -> tuple[str | None, int]:
+    """EnvPool's render kwargs: the mode and the default env of ``render()``; the frame size and
+    camera go into ``kwargs`` as the task's own (MuJoCo's ``width``/``height``/``camera_id``)."""
     mode = render_kwargs.pop("render_mode", None)
     if mode not in (None, "rgb_array", "human"):
         raise EnvPoolArgumentError("render_mode must be one of None, 'rgb_array', or 'human'")
-    if mode is not None or any(v not in (None, False) for v in render_kwargs.values()):
-        raise EnvPoolArgumentError(f"{task_id}: envhive does not render yet; pass render_mode=None")
-    return mode
+    if mode == "human":
+        raise EnvPoolArgumentError(
+            f"{task_id}: envhive opens no window (render_mode='human'); use render_mode='rgb_array' and show the frames"
+        )
+    if render_kwargs.pop("from_pixels", False):
+        raise EnvPoolArgumentError(f"{task_id}: envhive has no from_pixels observations; render() the frames instead")
+    env_id = render_kwargs.pop("render_env_id", None)
+    given = {k: v for k, v in render_kwargs.items() if v is not None}
+    if mode is None:
+        if given or env_id is not None:
+            raise EnvPoolArgumentError(f"{task_id}: {', '.join(sorted(given) or ['render_env_id'])} need render_mode")
+        return None, 0
+    for envpool_name, hive_name in (
+        ("render_width", "width"),
+        ("render_height", "height"),
+        ("render_camera_id", "camera_id"),
+    ):
+        if envpool_name in given:
+            kwargs[hive_name] = int(given[envpool_name])
+    kwargs["render_mode"] = mode
+    return mode, int(env_id or 0)
 
 
 def _copy_tree(value: Any) -> Any:
@@ -550,13 +570,16 @@ def _take(value: Any, rows: np.ndarray, n: int) -> Any:
 class _EnvPoolEnv:
     """What EnvPool's gymnasium and dm_env facades share: config, ids, actions in EnvPool's forms."""
 
-    def _setup(self, spec: EnvSpec, render_mode: str | None) -> None:
+    def _setup(self, spec: EnvSpec, render_mode: str | None, render_env_id: int = 0) -> None:
         self._spec = spec
         self._vec = HiveVectorEnv(spec.task_spec)
         self._n = self._vec.num_envs
         self._async = self._vec.batch_size < self._vec.num_envs
         self._all_ids = np.arange(self._n, dtype=np.int32)
         self._render_mode = render_mode
+        if not 0 <= render_env_id < self._n:
+            raise EnvPoolArgumentError(f"render_env_id {render_env_id} is not an env of this pool (0..{self._n - 1})")
+        self._render_env_id = render_env_id
         act = spec.task_spec.action_space
         self._discrete = isinstance(act, spaces.Discrete)
         # Arrays are cast to the pool's action dtype as EnvPool casts them (int64 is what the pool
@@ -601,10 +624,20 @@ class _EnvPoolEnv:
     def xla(self) -> Any:
         raise RuntimeError("envhive.envpool has no XLA interface (EnvPool's env.xla()); step from Python")
 
-    def render(self, env_ids: Any = None, camera_id: int | None = None) -> Any:
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> np.ndarray:
+        """EnvPool's ``render``: the frames of ``env_ids`` (default: ``render_env_id``) stacked into
+        one ``(k, height, width, 3)`` uint8 array, drawn on the pool's threads."""
         if self._render_mode is None:
             raise RuntimeError("render_mode must be set to 'rgb_array' or 'human' when creating this env")
-        raise RuntimeError("envhive does not render yet")
+        if camera_id is not None and camera_id != self._spec.task_spec.config.get("camera_id", -1):
+            raise ValueError(
+                f"camera_id={camera_id}: envhive draws with the camera the env was made with; "
+                "make it with render_camera_id"
+            )
+        ids = np.atleast_1d(np.asarray(self._render_env_id if env_ids is None else env_ids, dtype=np.int64))
+        frames = self._vec.render(ids)
+        assert frames is not None
+        return np.stack(frames)
 
     def close(self, **kwargs: Any) -> None:
         if hasattr(self, "_vec"):
@@ -817,13 +850,13 @@ class GymnasiumEnvPool(_EnvPoolEnv, VectorEnv, gymnasium.Env):  # type: ignore[m
 
     is_vector_env = True
 
-    def __init__(self, spec: EnvSpec, render_mode: str | None = None) -> None:
-        self._setup(spec, render_mode)
+    def __init__(self, spec: EnvSpec, render_mode: str | None = None, render_env_id: int = 0) -> None:
+        self._setup(spec, render_mode, render_env_id)
         self.spec = spec
         self._num_envs = self._n
         self.observation_space = self.single_observation_space = spec.observation_space
         self.action_space = self.single_action_space = spec.action_space
-        self.metadata = {"render_modes": [], "autoreset_mode": self._vec.metadata["autoreset_mode"]}
+        self.metadata = dict(self._vec.metadata)
 
     @property
     def num_envs(self) -> int:
@@ -932,10 +965,10 @@ def _dm_specs() -> _DmSpecs:
         rewards and discounts. ``discount`` is 0 where an episode terminated (and on a lost life with
         ``zero_discount_on_life_loss``) and 1 where the time limit truncated it (EnvPool: 0)."""
 
-        def __init__(self, spec: EnvSpec, render_mode: str | None = None) -> None:
+        def __init__(self, spec: EnvSpec, render_mode: str | None = None, render_env_id: int = 0) -> None:
             if spec.task_spec.pool.autoreset_mode != AutoresetMode.NEXT_STEP:
                 raise EnvPoolArgumentError("the dm_env facade follows dm_env's own autoreset: omit autoreset_mode")
-            self._setup(spec, render_mode)
+            self._setup(spec, render_mode, render_env_id)
             self.spec = spec
             self._state = _state_type(spec)
             self._ended = np.zeros(self._n, dtype=bool)  # each env's last row ended its episode
@@ -1033,8 +1066,8 @@ def __getattr__(name: str) -> Any:
 def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """EnvPool's gymnasium facade of ``task_id`` (EnvPool's kwargs, or envhive's)."""
     render = {k: kwargs.pop(k) for k in _RENDER_KWARGS if k in kwargs}
-    mode = _check_render(task_id, render)
-    return GymnasiumEnvPool(_make_spec(task_id, kwargs), render_mode=mode)
+    mode, render_env_id = _check_render(task_id, render, kwargs)
+    return GymnasiumEnvPool(_make_spec(task_id, kwargs), render_mode=mode, render_env_id=render_env_id)
 
 
 def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
@@ -1045,8 +1078,8 @@ def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
 def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """EnvPool's dm_env facade of ``task_id`` (needs the ``[dm]`` extra)."""
     render = {k: kwargs.pop(k) for k in _RENDER_KWARGS if k in kwargs}
-    mode = _check_render(task_id, render)
-    return _dm_specs().environment(_make_spec(task_id, kwargs), render_mode=mode)
+    mode, render_env_id = _check_render(task_id, render, kwargs)
+    return _dm_specs().environment(_make_spec(task_id, kwargs), render_mode=mode, render_env_id=render_env_id)
 
 
 def make(task_id: str, env_type: str, **kwargs: Any) -> Any:

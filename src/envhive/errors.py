@@ -14,6 +14,18 @@ class MissingExtraError(ImportError):
     ``pip install`` command that adds it (e.g. ``pip install "envhive[mujoco]"``)."""
 
 
+class IncompatibleModuleError(ImportError):
+    """A family module envhive refuses to load: built for another envhive version or module
+    protocol, with another nanobind major version or C++ runtime, or not importable by this Python.
+    The message names both builds and the exact command that rebuilds it (for a plug-in: its
+    distribution and source)."""
+
+
+class TaskConflictError(ValueError):
+    """A task id that more than one family module defines (two plug-ins, or a plug-in and a
+    built-in family): envhive runs neither, and the message names each module's distribution."""
+
+
 class EnvError(RuntimeError):
     """An environment raised inside a worker (a pool thread, process or Ray actor).
 

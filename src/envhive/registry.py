@@ -43,6 +43,7 @@ POOL_KWARGS: dict[str, str] = {
 }
 RENDER_MODES = ("rgb_array",)
 DEFAULT_SEED = 42
+BACKENDS = ("native", "process")
 
 
 @dataclass(frozen=True)
@@ -104,14 +105,51 @@ def task_info(task_id: str) -> TaskInfo:
         task_id = task_id[len(GYM_NAMESPACE) + 1 :]
     task_id = authoring.resolve_task(task_id) or task_id  # a Python-written env: compiled on first use
     info = catalog.find(task_id)
+    if info is None and (problem := catalog.problem(task_id)) is not None:
+        raise problem  # two modules define it, or its plug-in was built for another envhive
     if info is None and catalog.rescan():  # a task no manifest lists (e.g. an extra ROM)
         info = catalog.find(task_id)
     if info is None:
         ids = catalog.task_ids()
         close = difflib.get_close_matches(task_id, ids, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all)")
+        unusable = catalog.problems()
+        plugins = f"; plug-ins that cannot be used: {' | '.join(unusable)}" if unusable else ""
+        raise UnknownTaskError(f"unknown task id {task_id!r}{hint} (envhive.list_envs() lists all){plugins}")
     return info
+
+
+def backend_for(task: Any, backend: str | None = None) -> str:
+    """Which backend runs ``task``: ``"native"`` (envhive's thread pool) or ``"process"`` (worker
+    processes over shared memory, envhive.process). The one place ``envhive.make`` and
+    ``envhive.make_dm`` decide it:
+
+    * ``backend`` given: that one (``"process"`` runs even a native task's Gymnasium env, or a
+      PyEnv interpreted by Python, in processes; ``"native"`` never falls back);
+    * a PyEnv class, an envhive task id, ``envhive/<id>``, or ``"module:id"`` naming a PyEnv:
+      native;
+    * any other id Gymnasium knows (``"module:id"`` imports the module first), and env factories
+      (callables returning a ``gymnasium.Env``): process;
+    * anything else: native, which raises UnknownTaskError naming close matches.
+    """
+    if backend not in (None, *BACKENDS):
+        raise ValueError(f"unknown backend {backend!r}; valid: {', '.join(map(repr, BACKENDS))} (default: by task)")
+    if isinstance(task, type) and issubclass(task, authoring.PyEnv):
+        return backend or "native"
+    if not isinstance(task, str):
+        if not callable(task):
+            raise TypeError(f"task must be a task id, a PyEnv class or an env factory callable, got {task!r}")
+        if backend == "native":
+            raise ValueError("backend='native' runs envhive task ids and PyEnv classes, not env factories")
+        return "process"
+    if backend is not None:
+        return backend
+    if task.startswith(GYM_NAMESPACE + "/"):
+        return "native"
+    _, sep, name = task.partition(":")
+    if catalog.find(name if sep else task) is not None or authoring.resolve_task(task) is not None:
+        return "native"
+    return "process" if (name if sep else task) in gymnasium.registry else "native"
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
@@ -193,9 +231,10 @@ def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
     return seeds
 
 
-def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
+def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> PoolConfig:
     """The pool kwargs (see POOL_KWARGS) as a PoolConfig; sizes are checked before anything is
-    allocated."""
+    allocated. ``threads_kwarg`` names ``num_threads`` in messages (the process backend calls its
+    workers ``num_workers``)."""
     num_envs = _int_kwarg("num_envs", kwargs.get("num_envs", 1), 1, MAX_NUM_ENVS)
     batch_size = kwargs.get("batch_size")
     batch_size = num_envs if batch_size in (None, 0) else _int_kwarg("batch_size", batch_size, 1)
@@ -206,7 +245,7 @@ def resolve_pool(kwargs: dict[str, Any]) -> PoolConfig:
         num_threads = max(1, min(os.cpu_count() or 1, num_envs))
     else:
         # More threads than envs could only idle (or move the envs between cores): cap it.
-        num_threads = min(_int_kwarg("num_threads", num_threads, 1), num_envs)
+        num_threads = min(_int_kwarg(threads_kwarg, num_threads, 1), num_envs)
     offset = kwargs.get("thread_affinity_offset", -1)
     offset = -1 if offset is None else _int_kwarg("thread_affinity_offset", offset, -1)
     mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
@@ -272,6 +311,12 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     )
 
 
+def gymnasium_id(task_id: str) -> str:
+    """The Gymnasium id of a task: ``envhive/<id>``, or the id itself when it carries a namespace of
+    its own (a plug-in's ``mypkg/MyTask-v0``; Gymnasium ids have at most one)."""
+    return task_id if "/" in task_id else f"{GYM_NAMESPACE}/{task_id}"
+
+
 def reward_threshold(task_id: str) -> float | None:
     """The return at which the task counts as solved: Gymnasium's for the same id (e.g. 475 for
     CartPole-v1, 4800 for HalfCheetah-v5), None where Gymnasium registers none."""
@@ -280,11 +325,13 @@ def reward_threshold(task_id: str) -> float | None:
 
 
 def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
-    """Register every listed task as ``envhive/<id>``: ``gymnasium.make`` builds one env
-    (:class:`envhive.single.HiveEnv`, wrapped in the registered ``TimeLimit``), ``gymnasium.make_vec``
-    envhive's pool. The entry points are strings: nothing is imported until an env is made."""
+    """Register every listed task with Gymnasium (:func:`gymnasium_id`): ``gymnasium.make`` builds
+    one env (:class:`envhive.single.HiveEnv`, wrapped in the registered ``TimeLimit``),
+    ``gymnasium.make_vec`` envhive's pool. The entry points are strings: nothing is imported until
+    an env is made. With ``ids`` None, the ids of refused plug-ins and conflicts too, so that making
+    one through Gymnasium raises envhive's explanation rather than Gymnasium's "not found"."""
     for task_id in list_envs() if ids is None else ids:
-        full = f"{GYM_NAMESPACE}/{task_id}"
+        full = gymnasium_id(task_id)
         if full in gymnasium.registry:
             continue
         info = catalog.get(task_id)
@@ -296,3 +343,12 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
             reward_threshold=reward_threshold(task_id),
             kwargs={"task_id": task_id},
         )
+    if ids is None:  # ids a refused plug-in or a conflict holds: making one raises why (task_info)
+        for task_id in catalog.refused_task_ids():
+            if gymnasium_id(task_id) not in gymnasium.registry:
+                gymnasium.register(
+                    id=gymnasium_id(task_id),
+                    entry_point="envhive.single:HiveEnv",
+                    vector_entry_point="envhive.vector:vector_entry_point",
+                    kwargs={"task_id": task_id},
+                )

@@ -40,8 +40,6 @@ class HiveEnv(gymnasium.Env[Any, Any]):
     ) -> None:
         """``kwargs`` are the task's own (e.g. Pendulum's ``g``); ``max_episode_steps`` (default:
         none, like any unwrapped Gymnasium env) makes the pool truncate episodes itself."""
-        if render_mode is not None:
-            raise ValueError(f"{task_id}: envhive does not render yet; pass render_mode=None")
         pool_kwargs = sorted(_NOT_FOR_A_SINGLE_ENV & set(kwargs))
         if pool_kwargs:
             raise TypeError(
@@ -54,10 +52,13 @@ class HiveEnv(gymnasium.Env[Any, Any]):
             seed=None,  # unseeded like Gymnasium's envs: fresh entropy until reset(seed=...)
             autoreset_mode="disabled",  # a single env never resets by itself
             max_episode_steps=max_episode_steps or 0,
+            render_mode=render_mode,
             **kwargs,
         )
         self._vec = HiveVectorEnv(spec)
         self.task_spec = spec
+        # The task's render modes and frame rate (Gymnasium's RecordVideo reads render_fps).
+        self.metadata = {k: v for k, v in self._vec.metadata.items() if k != "autoreset_mode"}
         self.render_mode = render_mode
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space
@@ -86,8 +87,11 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         obs, reward, terminated, truncated, info = self._vec.step(self._action)
         return obs[0], float(reward[0]), bool(terminated[0]), bool(truncated[0]), self._info(info)
 
-    def render(self) -> None:
-        return None
+    def render(self) -> np.ndarray | None:
+        """The env's frame, ``(height, width, 3)`` uint8 (``render_mode="rgb_array"``), drawn on the
+        pool's thread; None (with Gymnasium's warning) when the env was made without a render mode."""
+        frames = self._vec.render()
+        return None if frames is None else frames[0]
 
     def close(self) -> None:
         if hasattr(self, "_vec"):

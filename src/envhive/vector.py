@@ -20,6 +20,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive import catalog
+from envhive.errors import MissingExtraError
 from envhive.registry import TaskSpec, make_spec, resolve_seeds
 
 # Gymnasium's autoreset modes by the names the native modules bind them under.
@@ -142,6 +143,19 @@ class HiveVectorEnv(VectorEnv):
         mask = self._reset_mask({"reset_mask": reset_mask})
         assert mask is not None
         self._pool.async_reset(mask=mask.tolist(), seeds=self._seed_map(seed, mask))
+
+    # ------------------------------------------------------------------ JAX
+    def xla(self) -> Any:
+        """EnvPool's ``(handle, recv, send, step)``: this pool inside ``jax.jit`` / ``lax.scan`` /
+        ``vmap`` through XLA FFI (see :mod:`envhive.xla`); needs the ``jax`` extra. Reset the pool
+        (``reset()``, or ``async_reset()`` in async mode) before the compiled program runs."""
+        try:
+            from envhive.xla import make_xla  # jax is an optional extra: imported on first use
+        except ModuleNotFoundError as e:
+            if e.name is not None and e.name.split(".")[0] in ("jax", "jaxlib"):
+                raise MissingExtraError(f'env.xla() needs JAX: pip install "envhive[jax]" ({e})') from e
+            raise
+        return make_xla(self)
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()

@@ -8,7 +8,12 @@ from typing import Any
 from gymnasium.vector import AutoresetMode
 
 from envhive.authoring import PyEnv, compile_env
+from envhive.process import ProcessVectorEnv
+from envhive.registry import backend_for
 from envhive.vector import HiveVectorEnv
+
+# The pools an adapter wraps: the native pool, and the process backend (any other Gymnasium env).
+POOL_TYPES = (HiveVectorEnv, ProcessVectorEnv)
 
 MODE_NAMES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -17,12 +22,15 @@ MODE_NAMES = {
 }
 
 
-def make_pool(task_id: str | type[PyEnv], **kwargs: Any) -> HiveVectorEnv:
-    """``envhive.make``: a pool of ``task_id`` (a PyEnv class is compiled and registered first)."""
+def make_pool(task_id: str | type[PyEnv], **kwargs: Any) -> HiveVectorEnv | ProcessVectorEnv:
+    """``envhive.make``: a pool of ``task_id`` (a PyEnv class is compiled and registered first;
+    a Gymnasium id without a native task runs on the process backend)."""
+    if isinstance(task_id, str) and backend_for(task_id) == "process":
+        return ProcessVectorEnv(task_id, **kwargs)
     return HiveVectorEnv(task_id if isinstance(task_id, str) else compile_env(task_id), **kwargs)
 
 
-def require_full_batches(pool: HiveVectorEnv, trainer: str, fix: str) -> None:
+def require_full_batches(pool: HiveVectorEnv | ProcessVectorEnv, trainer: str, fix: str) -> None:
     """Refuse an async pool: every trainer here steps all of its envs each call."""
     if pool.batch_size != pool.num_envs:
         raise ValueError(

@@ -40,8 +40,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
+from envhive.process import ProcessVectorEnv
 from envhive.ray.shard import assigned_cpus
-from envhive.registry import list_envs
+from envhive.registry import backend_for, list_envs
 from envhive.vector import HiveVectorEnv
 
 ID_PREFIX = "envhive/"
@@ -54,7 +55,7 @@ _VECTOR_MODE_HINT = (
 class RunnerSeeds(VectorWrapper):
     """Spreads an int reset seed ``s`` over the pool as ``s * num_envs + i`` (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv) -> None:
+    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv) -> None:
         super().__init__(pool)
         self.pool = pool
 
@@ -88,10 +89,8 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
             f"{ID_PREFIX}{task_id}: seed RLlib runs with config.debugging(seed=...), not env_config['seed']: "
             "RLlib reseeds each runner with seed + worker_index at its first reset"
         )
-    if kwargs.pop("render_mode", None) is not None:
-        raise ValueError(f"{ID_PREFIX}{task_id}: envhive does not render yet; drop render_mode")
-    if kwargs.get("num_threads") in (None, 0):  # a remote EnvRunner: its num_cpus_per_env_runner
-        kwargs["num_threads"] = assigned_cpus(default=0)
+    if backend_for(task_id) == "native" and kwargs.get("num_threads") in (None, 0):
+        kwargs["num_threads"] = assigned_cpus(default=0)  # a remote EnvRunner: its num_cpus_per_env_runner
     return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
 
 

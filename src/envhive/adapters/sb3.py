@@ -35,8 +35,9 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
+from envhive.adapters.common import MODE_NAMES, POOL_TYPES, make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
+from envhive.process import ProcessVectorEnv
 from envhive.vector import HiveVectorEnv
 
 # Attributes every env of a pool shares, answered by get_attr for any index.
@@ -54,8 +55,8 @@ def make_vec_env(task_id: str | type[PyEnv], num_envs: int = 1, **kwargs: Any) -
 class SB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` stepping every env of a sync, SAME_STEP envhive pool (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv) -> None:
-        if not isinstance(pool, HiveVectorEnv):
+    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv) -> None:
+        if not isinstance(pool, POOL_TYPES):
             raise TypeError(
                 f"SB3VecEnv wraps an envhive pool (envhive.make(...)), got {type(pool).__name__}; "
                 "use envhive.adapters.sb3.make_vec_env(task_id, num_envs=...)"
@@ -179,7 +180,7 @@ class SB3VecEnv(VecEnv):
             (name,) = method_args
             return [name in SHARED_ATTRIBUTES] * len(targets)
         if method_name == "render":
-            raise NotImplementedError("envhive does not render yet")
+            return self._frames(targets)
         raise AttributeError(
             f"{self.pool!r} has no env method {method_name!r}: envhive envs are native, with no Python env "
             f"objects; env_method knows {', '.join(ENV_METHODS)}. Reset options go through set_options() "
@@ -205,7 +206,16 @@ class SB3VecEnv(VecEnv):
         return [False] * len(self._indices(indices))  # native envs: no Gymnasium wrapper inside
 
     def get_images(self) -> Sequence[np.ndarray | None]:
-        raise NotImplementedError("envhive does not render yet")
+        """Every env's frame (``render_mode="rgb_array"``), drawn on the pool's threads; SB3's
+        ``render()`` tiles them."""
+        return self._frames(list(range(self.num_envs)))
+
+    def _frames(self, targets: list[int]) -> list[np.ndarray | None]:
+        if isinstance(self.pool, HiveVectorEnv):  # drawn on the pool's threads, only those asked for
+            frames = self.pool.render(targets)  # None (with Gymnasium's warning) without a render mode
+            return [None] * len(targets) if frames is None else list(frames)
+        every = self.pool.render()  # the process backend draws every env's frame in its workers
+        return [None] * len(targets) if every is None else [every[i] for i in targets]
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:
@@ -220,7 +230,7 @@ class SB3VecEnv(VecEnv):
         return f"SB3VecEnv({self.pool!r})"
 
 
-def unwrap_pool(venv: VecEnv) -> HiveVectorEnv:
+def unwrap_pool(venv: VecEnv) -> HiveVectorEnv | ProcessVectorEnv:
     """The envhive pool under an SB3 VecEnv wrapper stack (VecMonitor, VecNormalize, ...)."""
     base = venv.unwrapped
     if not isinstance(base, SB3VecEnv):

@@ -37,9 +37,10 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Bounded, Categorical, Composite, OneHot, Unbounded
 from torchrl.envs import EnvBase
 
-from envhive.adapters.common import make_pool, require_full_batches
+from envhive.adapters.common import POOL_TYPES, make_pool, require_full_batches
 from envhive.authoring import PyEnv
 from envhive.errors import EnvError
+from envhive.process import ProcessVectorEnv
 from envhive.vector import HiveVectorEnv
 
 _TORCH_DTYPES = {
@@ -86,8 +87,8 @@ def _box_spec(space: gymnasium.spaces.Box, batch: int) -> Bounded | Unbounded:
 class TorchRLEnv(EnvBase):
     """A TorchRL env of ``batch_size=[num_envs]`` over a sync envhive pool (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv, *, categorical_action_encoding: bool = False) -> None:
-        if not isinstance(pool, HiveVectorEnv):
+    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv, *, categorical_action_encoding: bool = False) -> None:
+        if not isinstance(pool, POOL_TYPES):
             raise TypeError(
                 f"TorchRLEnv wraps an envhive pool (envhive.make(...)), got {type(pool).__name__}; "
                 "use envhive.adapters.torchrl.make_env(task_id, num_envs=...)"

@@ -131,13 +131,29 @@ def _pool_runner(env: Any, space: gymnasium.Space[Any], num_envs: int, batch_siz
 
 
 def _build_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    """envhive.make: the native pool, or the process backend for ids without a native task
+    (then `num_threads` is the number of worker processes)."""
     import envhive
 
-    kwargs: dict[str, Any] = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed}
+    return _envhive_runner(envhive, task, envhive.backend_for(task), num_envs, batch_size, num_threads, seed)
+
+
+def _build_envhive_process(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import envhive
+
+    return _envhive_runner(envhive, task, "process", num_envs, batch_size, num_threads, seed)
+
+
+def _envhive_runner(
+    envhive: Any, task: str, backend: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int
+) -> Runner:
+    kwargs: dict[str, Any] = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed, "backend": backend}
     if num_threads:
-        kwargs["num_threads"] = num_threads
+        kwargs["num_workers" if backend == "process" else "num_threads"] = num_threads
     env = envhive.make(task, **kwargs)
-    return _pool_runner(env, env.single_action_space, num_envs, batch_size, seed)
+    runner = _pool_runner(env, env.single_action_space, num_envs, batch_size, seed)
+    runner.child_pids = list(getattr(env, "worker_pids", []))
+    return runner
 
 
 def _build_envhive_dm(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
@@ -198,6 +214,91 @@ def _build_gymnasium_single(task: str, num_envs: int, batch_size: int, num_threa
     return Runner(advance, env.close, 1)
 
 
+def _single_env_loop(task: str, seed: int, conn: Any) -> None:
+    """A plain process stepping one env (gymnasium.make + Python loop) `n` steps per request."""
+    runner = _build_gymnasium_single(task, 1, 1, None, seed)
+    conn.send("ready")
+    while True:
+        n = conn.recv()
+        if n is None:
+            break
+        runner.advance(n)
+        conn.send(n)
+    runner.close()
+
+
+def _build_gymnasium_processes(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    """`num_threads` (default: every core) plain single-env processes side by side, each stepping
+    its own env in a Python loop; a call is one step of each (the harness's chunks make it many, so
+    the pipe round trip per chunk is negligible). Their sum is the ceiling for any multi-process
+    vectoriser of a Python env on this machine."""
+    import multiprocessing
+
+    count = num_threads or os.cpu_count() or 1
+    ctx = multiprocessing.get_context("fork")
+    pipes, procs = [], []
+    for k in range(count):
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_single_env_loop, args=(task, seed + k, child), daemon=True)
+        proc.start()
+        pipes.append(parent)
+        procs.append(proc)
+    for conn in pipes:
+        conn.recv()
+
+    def advance(n: int) -> None:
+        for conn in pipes:
+            conn.send(n)
+        for conn in pipes:
+            conn.recv()
+
+    def close() -> None:
+        for conn in pipes:
+            conn.send(None)
+        for proc in procs:
+            proc.join(10)
+
+    return Runner(advance, close, count, [p.pid for p in procs if p.pid is not None])
+
+
+# Ids Gymnasium 0.29 (PufferLib's) does not have, and the nearest it has: LunarLander-v3 (Gymnasium
+# 1.0) fixed v2's reset determinism; a step costs the same.
+PUFFER_FALLBACK_IDS = {"LunarLander-v3": "LunarLander-v2"}
+
+
+def _build_pufferlib(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    """PufferLib 3's multiprocessing backend (pufferlib.vector.Multiprocessing): runs in its own
+    interpreter ($ENVHIVE_BENCH_PUFFER_PYTHON; it needs numpy < 2 and gymnasium 0.29)."""
+    import functools
+
+    import gymnasium
+    import pufferlib.emulation
+    import pufferlib.vector
+
+    if task not in gymnasium.registry and task in PUFFER_FALLBACK_IDS:  # gymnasium 0.29 predates it
+        task = PUFFER_FALLBACK_IDS[task]
+    creator = functools.partial(pufferlib.emulation.GymnasiumPufferEnv, env_creator=gymnasium.make, env_args=[task])
+    workers = min(num_threads or os.cpu_count() or 1, num_envs)
+    vecenv = pufferlib.vector.make(
+        creator,
+        backend=pufferlib.vector.Multiprocessing,
+        num_envs=num_envs,
+        num_workers=workers,
+        batch_size=batch_size,
+    )
+    vecenv.async_reset(seed)
+    actions = action_pool(vecenv.single_action_space, batch_size, seed)
+    recv, send = vecenv.recv, vecenv.send
+
+    def advance(n: int) -> None:
+        for a in islice(actions, n):
+            recv()
+            send(a)
+
+    pids = [p.pid for p in getattr(vecenv, "processes", []) if p.pid is not None]
+    return Runner(advance, vecenv.close, batch_size, pids)
+
+
 def _build_gymnasium_vector(mode: str) -> Builder:
     def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
         import gymnasium
@@ -256,6 +357,8 @@ LOOP_BENCH_DIR_ENV = "ENVHIVE_LOOP_BENCH_DIR"
 # The interpreter of another envhive build (its venv's python), timed as the `envhive-alt` engine
 # beside this one for before/after comparisons in one run.
 ALT_PYTHON_ENV = "ENVHIVE_BENCH_ALT_PYTHON"
+# The engine that interpreter runs for `envhive-alt` (default `envhive`; e.g. `envhive-process`).
+ALT_ENGINE_ENV = "ENVHIVE_BENCH_ALT_ENGINE"
 
 
 def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
@@ -307,9 +410,21 @@ class Engine:
     threaded: bool = False
     label: str | None = None
     rate: Callable[[str, float, int], float] | None = None
+    python_var: str | None = None
+    """An environment variable naming the interpreter that runs this engine's workers (an engine
+    whose library cannot share envhive's environment); None: this interpreter."""
+
+    def python(self) -> str | None:
+        """The interpreter for this engine's workers, if not this one."""
+        return os.environ.get(self.python_var) if self.python_var else None
 
     def available(self) -> str | None:
         """None if the engine can run here, else why it is skipped."""
+        if self.python_var:
+            python = self.python()
+            if not python or not os.access(python, os.X_OK):
+                return f"{self.install_hint} (set ${self.python_var} to its interpreter)"
+            return None
         if self.name == "envhive-alt":
             alt = os.environ.get(ALT_PYTHON_ENV)
             return None if alt and Path(alt).exists() else f"set ${ALT_PYTHON_ENV} to another build's python"
@@ -345,6 +460,15 @@ ENGINES: dict[str, Engine] = {
             threaded=True,
         ),
         Engine(
+            "envhive-process",
+            "envhive.make(backend='process'): worker processes over shared memory",
+            "envhive",
+            "envhive not importable",
+            _build_envhive_process,
+            batched=True,
+            threaded=True,
+        ),
+        Engine(
             "envhive-dm",
             "envhive.make_dm, the dm_env facade over the same pool",
             "envhive",
@@ -352,6 +476,26 @@ ENGINES: dict[str, Engine] = {
             _build_envhive_dm,
             batched=True,
             threaded=True,
+        ),
+        Engine(
+            "gymnasium-procs",
+            "plain single-env processes side by side, one per --threads (the multi-process ceiling)",
+            "gymnasium",
+            GYMNASIUM_HINT,
+            _build_gymnasium_processes,
+            vectorized=False,
+            threaded=True,
+            label="plain processes, 1 env each",
+        ),
+        Engine(
+            "pufferlib",
+            "PufferLib 3 pufferlib.vector.Multiprocessing (own interpreter: $ENVHIVE_BENCH_PUFFER_PYTHON)",
+            "pufferlib",
+            "PufferLib needs its own venv (numpy<2, gymnasium 0.29, pufferlib-core 3.0.x)",
+            _build_pufferlib,
+            batched=True,
+            threaded=True,
+            python_var="ENVHIVE_BENCH_PUFFER_PYTHON",
         ),
         Engine(
             "gymnasium-single",

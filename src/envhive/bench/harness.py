@@ -16,7 +16,19 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from envhive.bench.engines import ALT_PYTHON_ENV, ENGINES
+from envhive.bench.engines import ALT_ENGINE_ENV, ALT_PYTHON_ENV, ENGINES
+
+# How a worker starts in an interpreter that cannot import envhive itself (another numpy, no
+# native module: PufferLib's venv): it loads only the envhive.bench package, which imports no
+# simulator, from this checkout.
+BOOTSTRAP = f"""
+import runpy, sys, types
+package = types.ModuleType("envhive")
+package.__path__ = [{str(Path(__file__).resolve().parents[1])!r}]
+sys.modules["envhive"] = package
+sys.argv[0] = "envhive.bench.worker"
+runpy.run_module("envhive.bench.worker", run_name="__main__")
+"""
 
 
 @dataclass(frozen=True)
@@ -68,14 +80,20 @@ class Measurement:
         return text
 
     def argv(self, settings: Settings) -> list[str]:
-        # envhive-alt: envhive as another build's interpreter imports it (its own worker runs it).
+        # envhive-alt: envhive as another build's interpreter imports it (its own worker runs it,
+        # as the engine $ENVHIVE_BENCH_ALT_ENGINE names, default envhive).
         alt = self.engine == "envhive-alt"
+        python = ENGINES[self.engine].python()
+        if alt:
+            start = [os.environ[ALT_PYTHON_ENV], "-m", "envhive.bench.worker"]
+        elif python is not None:
+            start = [python, "-c", BOOTSTRAP]
+        else:
+            start = [sys.executable, "-m", "envhive.bench.worker"]
         return [
-            os.environ[ALT_PYTHON_ENV] if alt else sys.executable,
-            "-m",
-            "envhive.bench.worker",
+            *start,
             "--engine",
-            "envhive" if alt else self.engine,
+            os.environ.get(ALT_ENGINE_ENV, "envhive") if alt else self.engine,
             "--task",
             self.task,
             "--num-envs",
@@ -144,6 +162,8 @@ class Result:
             "cpu_cores": self.cpu_cores,
             "construct_s": self._median("construct_s"),
             "rss_mb": self.rss_mb,
+            "pss_mb": self._median("pss_mb"),
+            "processes": self._median("processes"),
             "spread": self.spread,
             "samples": [s["steps_per_s"] for s in self.samples],
             "skipped": self.skipped,

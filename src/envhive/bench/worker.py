@@ -63,17 +63,35 @@ def cpu_seconds(child_pids: Sequence[int]) -> float | None:
 
 def tree_rss_mb(pid: int) -> float:
     """Resident memory of a process and all its descendants, in MB (from /proc; 0 elsewhere)."""
-    total, todo = 0, [pid]
+    return tree_memory(pid)[0]
+
+
+def tree_memory(pid: int) -> tuple[float, float | None, int]:
+    """(RSS MB, PSS MB, processes) of a process and all its descendants, from /proc. PSS splits
+    the pages processes share (fork's copy-on-write, shared memory) among them, so it adds up to
+    what the tree really holds; RSS counts a shared page in each. PSS is None where
+    /proc/<pid>/smaps_rollup is unreadable."""
+    rss = pss = 0.0
+    pss_ok = True
+    count, todo = 0, [pid]
     page = os.sysconf("SC_PAGE_SIZE")
     while todo:
         p = todo.pop()
         try:
-            total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page
+            rss += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page / 1e6
+            count += 1
+            try:
+                for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1]) * 1024 / 1e6
+                        break
+            except OSError:
+                pss_ok = False
             for task in Path(f"/proc/{p}/task").iterdir():
                 todo += [int(c) for c in (task / "children").read_text().split()]
         except (OSError, ValueError):
             continue
-    return total / 1e6
+    return rss, (pss if pss_ok else None), count
 
 
 def _version(dist: str) -> str | None:
@@ -117,7 +135,7 @@ def measure(
     construct_s = perf_counter() - t0
     try:
         _, warmup_s, chunk = run_for(runner.advance, warmup)
-        rss_mb = tree_rss_mb(os.getpid())
+        rss_mb, pss_mb, processes = tree_memory(os.getpid())
         cpu0 = cpu_seconds(runner.child_pids)
         calls, elapsed, _ = run_for(runner.advance, seconds, chunk)
         cpu1 = cpu_seconds(runner.child_pids)
@@ -133,6 +151,8 @@ def measure(
         construct_s=construct_s,
         warmup_s=warmup_s,
         rss_mb=rss_mb,
+        pss_mb=pss_mb,
+        processes=processes,
         cpu_cores=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         version=_version(ENGINES[engine].requires),
     )

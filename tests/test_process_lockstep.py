@@ -1,0 +1,108 @@
+"""The process backend reproduces Gymnasium's SyncVectorEnv exactly: same seeds and actions give
+the same observations, rewards, flags and infos (final_obs / final_info included), in every
+autoreset mode and, env by env, in async mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import envhive
+from process_envs import DICT_WALK
+from process_helpers import GYM_MODES, assert_records_equal, async_records, lockstep_sync, sync_records
+
+MODES = ("next_step", "same_step", "disabled")
+# (id, num_envs, steps, make kwargs): long enough that several episodes end in every mode.
+TASKS = {
+    "CartPole-v1": (4, 250, {}),
+    "LunarLander-v3": (3, 160, {"max_episode_steps": 60}),
+    "process_envs:" + DICT_WALK: (4, 120, {}),
+    "MiniGrid-Empty-5x5-v0": (3, 150, {"max_episode_steps": 20}),
+}
+
+
+def _imports(task: str) -> None:
+    if task.startswith("LunarLander"):
+        pytest.importorskip("Box2D", reason="LunarLander needs the box2d extra: pip install 'envhive[box2d]'")
+    if task.startswith("MiniGrid"):
+        import minigrid  # noqa: F401 - registers the MiniGrid ids
+
+
+def _reference(task: str, n: int, mode: str, kw: dict[str, Any]) -> gymnasium.vector.VectorEnv:
+    return gymnasium.make_vec(
+        task, num_envs=n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": GYM_MODES[mode]}, **kw
+    )
+
+
+def _actions(space: gymnasium.Space[Any], n: int, steps: int, seed: int) -> list[Any]:
+    """One batch of actions per step, drawn up front (Box actions overshoot the bounds)."""
+    rng = np.random.default_rng(seed)
+    if isinstance(space, gymnasium.spaces.Discrete):
+        return [rng.integers(space.start, space.start + space.n, size=n) for _ in range(steps)]
+    assert isinstance(space, gymnasium.spaces.Box)
+    return [
+        rng.uniform(space.low * 1.5, space.high * 1.5, size=(n, *space.shape)).astype(space.dtype) for _ in range(steps)
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("task", list(TASKS))
+def test_sync_lockstep_with_gymnasium(task: str, mode: str) -> None:
+    _imports(task)
+    n, steps, kw = TASKS[task]
+    ours = envhive.make(task, backend="process", num_envs=n, num_workers=2, autoreset_mode=mode, **kw)
+    ref = _reference(task, n, mode, kw)
+    try:
+        assert ours.single_observation_space == ref.single_observation_space
+        assert ours.single_action_space == ref.single_action_space
+        assert ours.metadata["autoreset_mode"] == GYM_MODES[mode]
+        actions = _actions(ours.single_action_space, n, steps, seed=3)
+        ended = lockstep_sync(ours, ref, mode, seed=11, steps=steps, actions=lambda t: actions[t])
+        assert ended >= n, "episodes should end along the way"
+    finally:
+        ours.close()
+        ref.close()
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize("task", list(TASKS))
+def test_async_matches_gymnasium_env_by_env(task: str, mode: str) -> None:
+    _imports(task)
+    n, steps, kw = TASKS[task]
+    n += 2  # more envs than one batch, over three workers
+    steps = steps // 2
+    ref = _reference(task, n, mode, kw)
+    space = ref.single_action_space
+    batches = _actions(space, n, steps, seed=5)
+    per_env = np.stack(batches, axis=1)  # (env, step, ...)
+    expected = sync_records(ref, seed=7, steps=steps, actions=lambda t: batches[t])
+    ref.close()
+    ours = envhive.make(task, backend="process", num_envs=n, batch_size=2, num_workers=3, autoreset_mode=mode, **kw)
+    try:
+        assert ours.observation_space == gymnasium.vector.utils.batch_space(ours.single_observation_space, 2)
+        got = async_records(ours, seed=7, steps=steps, action_of=lambda i, t: per_env[i, t])
+    finally:
+        ours.close()
+    for i in range(n):
+        assert_records_equal(got[i], expected[i], f"env {i}")
+
+
+def test_lockstep_with_spawned_and_forkserver_workers() -> None:
+    """The start method changes nothing about the results."""
+    task = "process_envs:" + DICT_WALK
+    ref = _reference(task, 3, "same_step", {})
+    actions = _actions(ref.single_action_space, 3, 40, seed=1)
+    expected = sync_records(ref, seed=2, steps=40, actions=lambda t: actions[t])
+    ref.close()
+    for method in ("spawn", "forkserver"):
+        ours = envhive.make(task, num_envs=3, num_workers=2, autoreset_mode="same_step", start_method=method)
+        try:
+            assert ours.start_method == method
+            got = sync_records(ours, seed=2, steps=40, actions=lambda t: actions[t])
+        finally:
+            ours.close()
+        for i in range(3):
+            assert_records_equal(got[i], expected[i], f"{method} env {i}")
