@@ -156,3 +156,31 @@ def test_env_error_reaches_torchrl_and_the_env_stays_usable() -> None:
     assert not td["next", "done"].any()
     # Dummy's obs[1] counts its episode's steps: env 0 is one step into a new episode.
     np.testing.assert_array_equal(td["next", "observation"][:, 1].numpy(), [1, 3, 3])
+
+
+def test_torchrls_own_gymenv_builds_envhive_ids() -> None:
+    """TorchRL's GymEnv by id: one env through gymnasium.make("envhive/<id>") (TorchRL probes
+    `frameskip`, which envhive refuses with Python's own unexpected-keyword message), and
+    `num_envs` through Gymnasium's AsyncVectorEnv, whose spawned workers import envhive only when
+    the id names the module ("envhive:envhive/<id>", Gymnasium's module:id form)."""
+    from torchrl.envs import GymEnv
+    from torchrl.envs.utils import check_env_specs
+
+    single = GymEnv("envhive/CartPole-v1")
+    check_env_specs(single)
+    ref = GymEnv("CartPole-v1")
+    single.set_seed(4)
+    ref.set_seed(4)
+    torch.manual_seed(0)  # the same random actions for both rollouts
+    mine = single.rollout(30, break_when_any_done=True)
+    torch.manual_seed(0)
+    theirs = ref.rollout(30, break_when_any_done=True)
+    torch.testing.assert_close(mine["next", "observation"], theirs["next", "observation"])
+    torch.testing.assert_close(mine["next", "reward"], theirs["next", "reward"])
+    single.close()
+    ref.close()
+    batched = GymEnv("envhive:envhive/CartPole-v1", num_envs=2)
+    try:
+        assert batched.rollout(5)["next", "observation"].shape == (2, 5, 4)
+    finally:
+        batched.close()

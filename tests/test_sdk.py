@@ -207,6 +207,39 @@ print(type(single.unwrapped).__name__)
     ]
 
 
+def test_a_plugin_task_runs_inside_jax_through_xla(plugins: Plugins) -> None:
+    """The plug-in module exports the pool's C interface (POOL_ABI) like a built-in one, so its
+    pools step inside a jitted lax.scan: the same rows as Gymnasium's CartPole for the same seeds."""
+    pytest.importorskip("jax")
+    code = f"""
+import gymnasium, jax, numpy as np, envhive
+env = envhive.make({TASK!r}, num_envs=4, seed=3)
+ref = gymnasium.make_vec("CartPole-v1", num_envs=4, vectorization_mode="sync")
+np.testing.assert_array_equal(env.reset()[0], ref.reset(seed=3)[0])
+handle, recv, send, step = env.xla()
+actions = np.array([[t % 2, 1, (t // 3) % 2, 0] for t in range(40)], dtype=np.int32)
+
+@jax.jit
+def rollout(h, acts):
+    def body(h, a):
+        h, (obs, reward, terminated, truncated, info) = step(h, a)
+        return h, (obs, reward, terminated, truncated)
+    return jax.lax.scan(body, h, acts)
+
+handle, (obs, reward, terminated, truncated) = rollout(handle, actions)
+for t in range(40):
+    r_obs, r_rew, r_term, r_trunc, _ = ref.step(actions[t])
+    np.testing.assert_allclose(np.asarray(obs[t]), r_obs, rtol=0, atol=0)
+    np.testing.assert_array_equal(np.asarray(reward[t]), r_rew.astype(np.float32))
+    np.testing.assert_array_equal(np.asarray(terminated[t]), r_term)
+    np.testing.assert_array_equal(np.asarray(truncated[t]), r_trunc)
+print("compared", t + 1, "steps, episode ends:", int(np.asarray(terminated | truncated).sum()) > 0)
+"""
+    out = _python(code, plugins.site)
+    assert out.returncode == 0, out.stderr[-4000:]
+    assert out.stdout.splitlines() == ["compared 40 steps, episode ends: True"]
+
+
 def test_a_plugin_built_for_another_envhive_is_refused_with_the_rebuild_command(plugins: Plugins) -> None:
     code = f"""
 import sys, gymnasium, envhive

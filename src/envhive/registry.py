@@ -271,7 +271,10 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         valid = sorted(set(defaults) | set(POOL_KWARGS))
         close = difflib.get_close_matches(unknown[0], valid, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TypeError(f"{info.id}: unknown kwarg {unknown[0]!r}{hint}; valid kwargs are: {', '.join(valid)}")
+        raise TypeError(
+            f"{info.id}: unknown kwarg {unknown[0]!r} (got an unexpected keyword argument {unknown[0]!r}){hint}; "
+            f"valid kwargs are: {', '.join(valid)}"
+        )
     pool = resolve_pool({k: v for k, v in kwargs.items() if k in POOL_KWARGS and k != "max_episode_steps"})
 
     config = dict(defaults)
