@@ -231,6 +231,20 @@ def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
     return seeds
 
 
+def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
+    """``options["reset_mask"]`` as Gymnasium's vector envs take it: a bool array of ``num_envs``
+    with at least one True (every backend checks it here, with Gymnasium's messages)."""
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"options['reset_mask'] must have shape ({num_envs},), got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError("options['reset_mask'] must contain at least one True value")
+    return mask
+
+
 def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> PoolConfig:
     """The pool kwargs (see POOL_KWARGS) as a PoolConfig; sizes are checked before anything is
     allocated. ``threads_kwarg`` names ``num_threads`` in messages (the process backend calls its

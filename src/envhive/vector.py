@@ -21,7 +21,7 @@ from gymnasium.vector.utils import batch_space
 
 from envhive import catalog
 from envhive.errors import MissingExtraError
-from envhive.registry import TaskSpec, make_spec, resolve_seeds
+from envhive.registry import TaskSpec, check_reset_mask, make_spec, resolve_seeds
 
 # Gymnasium's autoreset modes by the names the native modules bind them under.
 _NATIVE_AUTORESET = {
@@ -184,16 +184,7 @@ class HiveVectorEnv(VectorEnv):
             )
         if "reset_mask" not in options:
             return None
-        mask = options["reset_mask"]
-        if not isinstance(mask, np.ndarray):
-            raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
-        if mask.shape != (self.num_envs,):
-            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
-        if mask.dtype != np.bool_:
-            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
-        if not mask.any():
-            raise ValueError("options['reset_mask'] must contain at least one True value")
-        return mask
+        return check_reset_mask(options["reset_mask"], self.num_envs)
 
     def _reset_options(
         self, options: dict[str, Any] | None, mask: np.ndarray | None

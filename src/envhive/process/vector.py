@@ -36,7 +36,15 @@ from envhive.process.protocol import (
     OP_SEEDED,
     OP_STEP,
 )
-from envhive.registry import AUTORESET_MODES, DEFAULT_SEED, PoolConfig, TaskSpec, resolve_pool, resolve_seeds
+from envhive.registry import (
+    AUTORESET_MODES,
+    DEFAULT_SEED,
+    PoolConfig,
+    TaskSpec,
+    check_reset_mask,
+    resolve_pool,
+    resolve_seeds,
+)
 
 MODE_NAMES = {mode: name for name, mode in AUTORESET_MODES.items()}
 FAMILY = "process"  # the TaskInfo family of a task run by the process backend
@@ -498,16 +506,7 @@ class ProcessVectorEnv(VectorEnv):
         rest = {k: v for k, v in options.items() if k != "reset_mask"}
         if "reset_mask" not in options:
             return None, rest
-        mask = options["reset_mask"]
-        if not isinstance(mask, np.ndarray):
-            raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
-        if mask.shape != (self.num_envs,):
-            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
-        if mask.dtype != np.bool_:
-            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
-        if not mask.any():
-            raise ValueError("options['reset_mask'] must contain at least one True value")
-        return mask.copy(), rest
+        return check_reset_mask(options["reset_mask"], self.num_envs).copy(), rest
 
     def _queue_resets(self, ids: np.ndarray, seeds: list[int | None] | None, options: dict[str, Any] | None) -> None:
         ops = np.full(len(ids), OP_RESET, dtype=np.int64)

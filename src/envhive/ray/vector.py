@@ -34,7 +34,7 @@ from gymnasium.vector.utils import batch_space
 
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
 from envhive.ray.shard import EnvShard, ShardLayout, incarnation_seeds, resolve_global_seeds
-from envhive.registry import DEFAULT_SEED, make_spec
+from envhive.registry import DEFAULT_SEED, check_reset_mask, make_spec
 
 Step = tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
 FINAL_KEYS = ("final_obs", "_final_obs", "final_info", "_final_info")
@@ -611,15 +611,7 @@ class RayVectorEnv(VectorEnv):
         return None if resolved is None else list(resolved)
 
     def _check_mask(self, mask: Any) -> np.ndarray:
-        if not isinstance(mask, np.ndarray):
-            raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
-        if mask.shape != (self.num_envs,):
-            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
-        if mask.dtype != np.bool_:
-            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
-        if not mask.any():
-            raise ValueError("options['reset_mask'] must contain at least one True value")
-        return mask
+        return check_reset_mask(mask, self.num_envs)
 
     def _check_actions(self, actions: Any, rows: int) -> np.ndarray:
         arr = np.asarray(actions)
