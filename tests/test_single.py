@@ -94,8 +94,20 @@ def test_single_env_renders_gymnasiums_frames() -> None:
         ref.step(action)
     env.close()
     ref.close()
-    with pytest.raises(ValueError, match="unknown render_mode"):
-        gymnasium.make("envhive/CartPole-v1", render_mode="human")
+    # Gymnasium's make reads the modes envhive draws: "human" and "rgb_array_list" come through its
+    # HumanRendering / RenderCollection wrappers over rgb_array frames; anything else is refused.
+    human = gymnasium.make("envhive/CartPole-v1", render_mode="human")
+    assert isinstance(human, gymnasium.wrappers.HumanRendering)
+    assert human.unwrapped.render_mode == "rgb_array"
+    human.close()
+    listed = gymnasium.make("envhive/CartPole-v1", render_mode="rgb_array_list")
+    listed.reset(seed=0)
+    listed.step(0)
+    assert len(listed.render()) == 2
+    listed.close()
+    with pytest.raises(ValueError, match="unknown render_mode"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Gymnasium's own warning about the mode comes first
+        gymnasium.make("envhive/CartPole-v1", render_mode="rgb_arrays")
 
 
 def test_record_video_on_the_single_env(tmp_path: Path) -> None:
@@ -114,11 +126,16 @@ def test_record_video_on_the_single_env(tmp_path: Path) -> None:
         _, _, terminated, truncated, _ = env.step(0)
         rendered.append(env.unwrapped.render())
         done = terminated or truncated
+    # What RecordVideo captured: exactly the frames the env renders, reset frame included.
+    assert len(env.recorded_frames) == len(rendered)
+    for i, frame in enumerate(env.recorded_frames):
+        np.testing.assert_array_equal(frame, rendered[i], err_msg=f"captured frame {i}")
     env.close()
     videos = sorted(tmp_path.glob("*.mp4"))
     assert len(videos) == 1, list(tmp_path.iterdir())
     decoded = np.stack(list(imageio.v3.imiter(videos[0])))
-    assert decoded.shape == (len(rendered), 400, 600, 3)
+    # moviepy's encoder may drop the last frame (its duration rounds down at the clip's fps)
+    assert decoded.shape[1:] == (400, 600, 3) and len(rendered) - 1 <= len(decoded) <= len(rendered)
     # H.264 is lossy: each decoded frame is within a mean of 8 / 255 of the frame rendered then.
     for i, frame in enumerate(decoded):
         diff = float(np.abs(frame.astype(np.int16) - rendered[i].astype(np.int16)).mean())

@@ -33,7 +33,9 @@ _NOT_FOR_A_SINGLE_ENV = frozenset(POOL_KWARGS) - {"max_episode_steps"}
 class HiveEnv(gymnasium.Env[Any, Any]):
     """One env of ``task_id`` on a one-env native pool, with Gymnasium's single-env API."""
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    # What gymnasium.make reads before the env exists: envhive's render mode (each instance's
+    # metadata then says what its task draws, and its frame rate, which RecordVideo reads).
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"]}
 
     def __init__(
         self, task_id: str, *, render_mode: str | None = None, max_episode_steps: int | None = None, **kwargs: Any
