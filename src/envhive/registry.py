@@ -126,8 +126,8 @@ def backend_for(task: Any, backend: str | None = None) -> str:
 
     * ``backend`` given: that one (``"process"`` runs even a native task's Gymnasium env, or a
       PyEnv interpreted by Python, in processes; ``"native"`` never falls back);
-    * a PyEnv class, an envhive task id, ``envhive/<id>``, or ``"module:id"`` naming a PyEnv:
-      native;
+    * a PyEnv class, an envhive task id (also one a refused or conflicting plug-in defines: making
+      it raises why), ``envhive/<id>``, or ``"module:id"`` naming a PyEnv: native;
     * any other id Gymnasium knows (``"module:id"`` imports the module first), and env factories
       (callables returning a ``gymnasium.Env``): process;
     * anything else: native, which raises UnknownTaskError naming close matches.
@@ -147,9 +147,12 @@ def backend_for(task: Any, backend: str | None = None) -> str:
     if task.startswith(GYM_NAMESPACE + "/"):
         return "native"
     _, sep, name = task.partition(":")
-    if catalog.find(name if sep else task) is not None or authoring.resolve_task(task) is not None:
+    target = name if sep else task
+    if catalog.find(target) is not None or authoring.resolve_task(task) is not None:
         return "native"
-    return "process" if (name if sep else task) in gymnasium.registry else "native"
+    if catalog.problem(target) is not None:
+        return "native"  # an envhive task that cannot run here (refused plug-in, id conflict): it says why
+    return "process" if target in gymnasium.registry else "native"
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
