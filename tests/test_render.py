@@ -94,7 +94,25 @@ def test_classic_frames_equal_gymnasiums(task_id: str) -> None:
 
 # InvertedDoublePendulum-v5: Gymnasium defaults its default_camera_config to None (v4 uses the
 # file's DEFAULT_CAMERA_CONFIG), so its frames come from MuJoCo's plain free camera.
-@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "Hopper-v5", "Ant-v4", "InvertedDoublePendulum-v5"])
+# envhive draws Gymnasium 1.4's MuJoCo frames; Gymnasium 1.2's renderer draws the HalfCheetah,
+# Hopper and Ant scenes differently (measured: most pixels differ, e.g. the background), so under
+# 1.2 (the RLlib venv's) those three are expected to differ: a strict xfail, which fails the suite
+# if they ever start to agree.
+_GYM_1_2 = tuple(int(p) for p in gymnasium.__version__.split(".")[:2]) < (1, 3)
+_GYM_1_2_SCENE = pytest.mark.xfail(
+    _GYM_1_2, reason=f"Gymnasium {gymnasium.__version__} draws this MuJoCo scene differently from 1.4", strict=True
+)
+
+
+@pytest.mark.parametrize(
+    "task_id",
+    [
+        pytest.param("HalfCheetah-v5", marks=_GYM_1_2_SCENE),
+        pytest.param("Hopper-v5", marks=_GYM_1_2_SCENE),
+        pytest.param("Ant-v4", marks=_GYM_1_2_SCENE),
+        "InvertedDoublePendulum-v5",
+    ],
+)
 def test_mujoco_frames_equal_gymnasiums(task_id: str) -> None:
     pytest.importorskip("mujoco")
     pytest.importorskip("imageio")  # gymnasium.envs.mujoco imports it

@@ -26,7 +26,7 @@ for kind in "${kinds[@]}"; do
     tsan)
       flags="-fsanitize=thread -fno-omit-frame-pointer"
       runtime=$(gcc -print-file-name=libtsan.so)
-      export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
+      export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0:suppressions=$PWD/tools/tsan.supp"
       ;;
     *) echo "unknown sanitizer '$kind' (asan or tsan)" >&2; exit 2 ;;
   esac
