@@ -9,7 +9,6 @@ autoreset mode. Atari: raw rewards under ``reward_clip`` and whole games under `
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import gymnasium
@@ -18,6 +17,7 @@ import pytest
 
 import envhive
 import envhive.envpool as envpool
+from helpers import GYM_WRAPPER_MODES
 
 SEED = 11
 MAX_STEPS = 40  # short time limit: the runs hold both terminations and truncations
@@ -135,26 +135,7 @@ def test_wrapper_sync_and_async(reference: dict[int, list[tuple[float, int, bool
         env.close()
 
 
-# Gymnasium's own wrapper counts SAME_STEP episodes right only where its step() reads the autoreset
-# mode (Gymnasium 1.4 does; 1.2.2, the RLlib venv's, applies NEXT_STEP's rule and drops the first
-# step of every later episode): there the case is expected to fail, and checked to.
-_GYM_WRAPPER_SAME_STEP = "_autoreset_mode" in inspect.getsource(gymnasium.wrappers.vector.RecordEpisodeStatistics.step)
-
-
-@pytest.mark.parametrize(
-    "mode",
-    [
-        "next_step",
-        pytest.param(
-            "same_step",
-            marks=pytest.mark.xfail(
-                not _GYM_WRAPPER_SAME_STEP,
-                reason=f"Gymnasium {gymnasium.__version__}'s RecordEpisodeStatistics ignores SAME_STEP",
-                strict=True,
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("mode", GYM_WRAPPER_MODES)
 def test_gymnasium_vector_record_episode_statistics(
     mode: str, reference: dict[int, list[tuple[float, int, bool]]]
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-
 import gymnasium
 import numpy as np
 import pytest
@@ -11,7 +9,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.wrappers.vector import ClipAction, DictInfoToList, NormalizeObservation, RecordEpisodeStatistics
 
 import envhive
-from helpers import CLASSIC_TASKS, gym_vec, lockstep, random_actions
+from helpers import CLASSIC_TASKS, GYM_WRAPPER_MODES, gym_vec, lockstep, random_actions
 
 
 def test_make_vec_returns_envhive_pool() -> None:
@@ -55,26 +53,7 @@ def test_make_vec_env_matches_gymnasium_sync() -> None:
     assert stats.episodes.sum() > 0
 
 
-# Gymnasium 1.2's vector RecordEpisodeStatistics ignores the autoreset mode (it treats SAME_STEP
-# rows as NEXT_STEP ones and drops each later episode's first step): its own bug, on its own envs
-# too. Expected to fail there (strict), passes from the release that reads the mode.
-_GYM_WRAPPER_SAME_STEP = "_autoreset_mode" in inspect.getsource(RecordEpisodeStatistics.step)
-
-
-@pytest.mark.parametrize(
-    "mode",
-    [
-        "next_step",
-        pytest.param(
-            "same_step",
-            marks=pytest.mark.xfail(
-                not _GYM_WRAPPER_SAME_STEP,
-                reason=f"Gymnasium {gymnasium.__version__}'s RecordEpisodeStatistics ignores SAME_STEP",
-                strict=True,
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("mode", GYM_WRAPPER_MODES)
 def test_record_episode_statistics(mode: str) -> None:
     env = RecordEpisodeStatistics(envhive.make("CartPole-v1", num_envs=4, seed=3, autoreset_mode=mode))
     ref = RecordEpisodeStatistics(gym_vec("CartPole-v1", 4, mode))

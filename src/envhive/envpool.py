@@ -124,6 +124,15 @@ def _v5(**fixed: Any) -> dict[str, Any]:
     return {"frame_stack": 1, "post_constraint": True, "gymnasium_v5_render_camera": True, **fixed}
 
 
+# Pusher's reset ranges: the same in v4 and v5.
+_PUSHER_RESET: dict[str, Any] = {
+    "reset_qvel_scale": 0.005,
+    "cylinder_x_min": -0.3,
+    "cylinder_x_max": 0.0,
+    "cylinder_y_min": -0.2,
+    "cylinder_y_max": 0.2,
+    "cylinder_dist_min": 0.17,
+}
 _MUJOCO_FIXED: dict[str, dict[str, Any]] = {
     "Ant-v4": _v4(
         frame_skip=5, legacy_healthy_reward=True, exclude_worldbody_contact_forces=False, forward_reward_weight=1.0
@@ -208,22 +217,12 @@ _MUJOCO_FIXED: dict[str, dict[str, Any]] = {
         xml_file="pusher.xml",
         reward_after_step=False,
         weighted_reward_info=False,
-        reset_qvel_scale=0.005,
-        cylinder_x_min=-0.3,
-        cylinder_x_max=0.0,
-        cylinder_y_min=-0.2,
-        cylinder_y_max=0.2,
-        cylinder_dist_min=0.17,
+        **_PUSHER_RESET,
     ),
     "Pusher-v5": _v5(
         reward_after_step=True,
         weighted_reward_info=True,
-        reset_qvel_scale=0.005,
-        cylinder_x_min=-0.3,
-        cylinder_x_max=0.0,
-        cylinder_y_min=-0.2,
-        cylinder_y_max=0.2,
-        cylinder_dist_min=0.17,
+        **_PUSHER_RESET,
     ),
     "Reacher-v4": _v4(
         frame_skip=2,
