@@ -4,6 +4,9 @@ in the workers). Runs in .venv-rllib (the venv with Ray and torch)."""
 
 from __future__ import annotations
 
+import os
+import time
+
 import numpy as np
 import pytest
 import ray
@@ -11,6 +14,7 @@ import torch
 
 import envhive
 from envhive.ray import RolloutWorkers, TorchScriptPolicy
+from envhive.ray.shard import incarnation_seeds
 
 pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
 
@@ -99,14 +103,77 @@ def test_faults_name_the_workers_env_ids() -> None:
             workers.next(timeout=60)
         assert caught.value.env_ids == [3]  # worker 1's local env 1
         ray.kill(workers._workers[0])
-        with pytest.raises(envhive.EnvError, match="died") as caught:
-            for _ in range(4):  # the unroll queued before the kill may already be done
+        died = None
+        for _ in range(8):  # unrolls queued before the kill may still come back (with the env's fault)
+            try:
                 workers.next(timeout=60)
-        assert caught.value.env_ids == [0, 1]
+            except envhive.EnvError as e:
+                if "died" in str(e):
+                    died = e
+                    break
+                assert "failure injected" in str(e)
+        assert died is not None, "the killed worker was never reported"
+        assert died.env_ids == [0, 1]
     finally:
         workers.close()
     with pytest.raises(envhive.PoolClosedError):
         workers.next()
+
+
+def test_a_dead_worker_restarts_with_fresh_seeds_and_the_latest_weights() -> None:
+    with RolloutWorkers(
+        "CartPole-v1", 2, 2, lean_policy, unroll_length=5, seed=3, ordered=True, num_cpus_per_worker=0, max_restarts=1
+    ) as workers:
+        first = workers.next(timeout=60)
+        assert first.worker == 0 and first.incarnation == 0
+        version = workers.set_weights(1)
+        ray.kill(workers._workers[0])
+        seen = [workers.next(timeout=60) for _ in range(8)]
+        assert workers.restarts == 1
+        reborn = [t for t in seen if t.worker == 0 and t.incarnation == 1]
+        assert reborn, [(t.worker, t.incarnation) for t in seen]
+        assert all(t.policy_version == version and (t.actions == 1).all() for t in reborn)
+        # fresh seeds: the new incarnation's first observation is not the old one's
+        assert not np.array_equal(reborn[0].obs[0], first.obs[0])
+        expected = incarnation_seeds([3, 4], 1)
+        pool = envhive.make("CartPole-v1", num_envs=2, seed=expected)
+        obs, _ = pool.reset()
+        pool.close()
+        np.testing.assert_array_equal(reborn[0].obs[0], obs)
+        ray.kill(workers._workers[1])  # no restarts left: worker 1's death is reported
+        died = None
+        for _ in range(8):
+            try:
+                workers.next(timeout=60)
+            except envhive.EnvError as e:
+                died = e
+                break
+        assert died is not None and "died" in str(died) and died.env_ids == [2, 3]
+
+
+def stall_policy(weights, obs, rng):
+    """Push left; stall for a minute while the file named by ``weights`` exists."""
+    if weights is not None and os.path.exists(weights):
+        time.sleep(60)
+    return np.zeros(len(obs), np.int64)
+
+
+def test_a_hung_worker_times_out_and_is_replaced(tmp_path) -> None:
+    stall = tmp_path / "stall"
+    with RolloutWorkers(
+        "CartPole-v1", 1, 2, stall_policy, unroll_length=5, num_cpus_per_worker=0, max_restarts=1
+    ) as workers:
+        workers.next(timeout=60)
+        stall.touch()
+        workers.set_weights(str(stall))  # from the next unroll the worker stalls
+        with pytest.raises(envhive.EnvError, match="no trajectory within 2") as caught:
+            for _ in range(4):  # the unrolls queued before the weights still arrive
+                workers.next(timeout=2)
+        assert caught.value.env_ids == [0, 1]
+        assert workers.restarts == 1
+        stall.unlink()  # the replacement starts with the same weights, which no longer stall
+        t = workers.next(timeout=60)
+        assert t.incarnation == 1 and t.policy_version == 0
 
 
 class Actor(torch.nn.Module):

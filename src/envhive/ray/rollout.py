@@ -29,7 +29,7 @@ import numpy as np
 import ray
 
 from envhive.errors import EnvError, PoolClosedError
-from envhive.ray.shard import ShardLayout, assigned_cpus, resolve_global_seeds
+from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, resolve_global_seeds
 from envhive.registry import DEFAULT_SEED
 from envhive.vector import HiveVectorEnv
 
@@ -51,6 +51,7 @@ class Trajectory:
     extras: dict[str, np.ndarray] = field(default_factory=dict)  # the policy's extras, (T, N, ...)
     policy_version: int = -1  # the weights' version that acted (-1: the initial weights)
     worker: int = 0
+    incarnation: int = 0  # how many times this worker was restarted before producing it
     episode_returns: np.ndarray = field(default_factory=lambda: np.zeros(0))  # of episodes ended in it
     episode_lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
@@ -123,6 +124,7 @@ class RolloutWorker:
         env_offset: int = 0,
         worker: int = 0,
         policy_seed: int | None = None,
+        incarnation: int = 0,
         **pool_kwargs: Any,
     ) -> None:
         mode = pool_kwargs.pop("autoreset_mode", "next_step")
@@ -140,8 +142,10 @@ class RolloutWorker:
         self.weights = weights
         self.version = -1
         self.worker = worker
+        self.incarnation = incarnation
         self.env_offset = env_offset
-        self.rng = np.random.default_rng(None if policy_seed is None else [policy_seed, worker])
+        policy_entropy = [policy_seed, worker] + ([incarnation] if incarnation else [])
+        self.rng = np.random.default_rng(None if policy_seed is None else policy_entropy)
         self.obs, _ = self.pool.reset()
         self.ended = np.zeros(num_envs, bool)  # the previous step ended an episode: this one is an autoreset
         self.returns = np.zeros(num_envs)
@@ -211,6 +215,7 @@ class RolloutWorker:
             extras=extras,
             policy_version=version,
             worker=self.worker,
+            incarnation=self.incarnation,
             episode_returns=np.asarray(ended_returns),
             episode_lengths=np.asarray(ended_lengths, np.int64),
         )
@@ -227,6 +232,12 @@ class RolloutWorkers:
     must repeat exactly). Env ``g`` (global id ``worker * envs_per_worker + i``) gets seed
     ``seed + g``. A worker whose actor or node dies, or that takes longer than ``timeout`` seconds,
     raises ``EnvError`` naming its env ids; an env's exception is ``EnvError`` with global ids.
+
+    With ``max_restarts=n``, a dead or timed-out worker is replaced (up to ``n`` times in all) by a
+    new actor with fresh per-incarnation seeds (``incarnation_seeds``) and the latest weights, and
+    the stream goes on: the unrolls it had in flight are lost, the episodes it was running are cut
+    (they never appear in ``episode_returns``), and its trajectories carry ``incarnation``. A timeout
+    still raises its ``EnvError`` (the caller's deadline passed), after the replacement started.
     """
 
     def __init__(
@@ -244,6 +255,7 @@ class RolloutWorkers:
         max_in_flight: int = 2,
         ordered: bool = False,
         timeout: float | None = None,
+        max_restarts: int = 0,
         **pool_kwargs: Any,
     ) -> None:
         self._workers: list[Any] = []
@@ -253,33 +265,31 @@ class RolloutWorkers:
             raise ValueError(f"unroll_length must be a positive int, got {unroll_length!r}")
         if not isinstance(max_in_flight, int) or max_in_flight < 1:
             raise ValueError(f"max_in_flight must be a positive int, got {max_in_flight!r}")
+        if not isinstance(max_restarts, int) or max_restarts < 0:
+            raise ValueError(f"max_restarts must be an int >= 0, got {max_restarts!r}")
         self.layout = ShardLayout.split(num_workers * envs_per_worker, num_workers)
         seeds = resolve_global_seeds(seed, self.layout.num_envs)
         options = {"num_cpus": num_cpus_per_worker, "max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
-        actor = ray.remote(RolloutWorker).options(**options)
+        self._actor = ray.remote(RolloutWorker).options(**options)
+        self._task_id = task_id
+        self._envs_per_worker = envs_per_worker
+        self._unroll_length = unroll_length
+        self._policy = policy
+        self._weights_ref: Any = weights
+        self._base_seeds = seeds
+        self._policy_seed = seed
+        self._pool_kwargs = pool_kwargs
         self.version = -1
         self.ordered = ordered
         self.timeout = timeout
         self.max_in_flight = max_in_flight
+        self.max_restarts = max_restarts
+        self.restarts = 0
+        self._incarnations = [0] * num_workers
         self._closed = False
         self._queues: list[list[Any]] = []
         self._next_worker = 0
-        for k in range(num_workers):
-            ids = self.layout.ids(k)
-            self._workers.append(
-                actor.remote(
-                    task_id,
-                    envs_per_worker,
-                    unroll_length,
-                    policy,
-                    weights,
-                    None if seeds is None else seeds[ids.start : ids.stop],
-                    ids.start,
-                    k,
-                    seed,
-                    **pool_kwargs,
-                )
-            )
+        self._workers = [self._spawn(k) for k in range(num_workers)]
         try:
             ray.get([w.info.remote() for w in self._workers], timeout=300)
         except ray.exceptions.RayTaskError as e:
@@ -289,6 +299,38 @@ class RolloutWorkers:
             self.close()
             raise
         self._queues = [[w.rollout.remote() for _ in range(max_in_flight)] for w in self._workers]
+
+    def _spawn(self, k: int) -> Any:
+        """A new actor for worker ``k`` in its current incarnation, holding the latest weights."""
+        ids = self.layout.ids(k)
+        base = None if self._base_seeds is None else self._base_seeds[ids.start : ids.stop]
+        worker = self._actor.remote(
+            self._task_id,
+            self._envs_per_worker,
+            self._unroll_length,
+            self._policy,
+            self._weights_ref,
+            incarnation_seeds(base, self._incarnations[k]),
+            ids.start,
+            k,
+            self._policy_seed,
+            self._incarnations[k],
+            **self._pool_kwargs,
+        )
+        if self.version >= 0:
+            worker.set_weights.remote(self._weights_ref, self.version)
+        return worker
+
+    def _restart(self, k: int) -> bool:
+        """Replace worker ``k`` if restarts remain (its queued unrolls are dropped); True if it was."""
+        if self.restarts >= self.max_restarts:
+            return False
+        self.restarts += 1
+        ray.kill(self._workers[k], no_restart=True)
+        self._incarnations[k] += 1
+        self._workers[k] = self._spawn(k)
+        self._queues[k] = [self._workers[k].rollout.remote() for _ in range(self.max_in_flight)]
+        return True
 
     @property
     def num_workers(self) -> int:
@@ -303,48 +345,53 @@ class RolloutWorkers:
         already queued finish with the weights they started with."""
         self._check_open()
         self.version += 1
-        ref = ray.put(weights)
+        self._weights_ref = ray.put(weights)  # a restarted worker starts from these
         for worker in self._workers:
-            worker.set_weights.remote(ref, self.version)
+            worker.set_weights.remote(self._weights_ref, self.version)
         return self.version
 
     def next(self, timeout: float | None = None) -> Trajectory:
         """The next trajectory (first ready, or in worker order with ``ordered=True``)."""
         self._check_open()
         timeout = self.timeout if timeout is None else timeout
-        if self.ordered:
-            k = self._next_worker
-            self._next_worker = (k + 1) % len(self._workers)
-            ref = self._queues[k][0]
-            ready, _ = ray.wait([ref], timeout=timeout)
-        else:
-            heads = [q[0] for q in self._queues]
-            ready, _ = ray.wait(heads, num_returns=1, timeout=timeout)
-            k = heads.index(ready[0]) if ready else 0
-        if not ready:
+        while True:
+            if self.ordered:
+                k = self._next_worker
+                ready, _ = ray.wait([self._queues[k][0]], timeout=timeout)
+            else:
+                heads = [q[0] for q in self._queues]
+                ready, _ = ray.wait(heads, num_returns=1, timeout=timeout)
+                k = heads.index(ready[0]) if ready else 0
             ids = self.layout.ids(k)
-            raise EnvError(
-                f"rollout worker {k} (envs {ids.start}..{ids.stop - 1}) gave no trajectory within {timeout}s",
-                ids.start,
-                list(ids),
-            )
-        ref = self._queues[k].pop(0)
-        self._queues[k].append(self._workers[k].rollout.remote())
-        ids = self.layout.ids(k)
-        try:
-            trajectory: Trajectory = ray.get(ref)
-        except ray.exceptions.RayTaskError as e:
-            if isinstance(e.cause, EnvError):
-                global_ids = [ids.start + i for i in e.cause.env_ids]
-                raise EnvError(f"rollout worker {k}: {e.cause}", global_ids[0], global_ids) from None
-            raise e.cause if isinstance(e.cause, Exception) else e from None
-        except ray.exceptions.RayError as e:
-            raise EnvError(
-                f"rollout worker {k} (envs {ids.start}..{ids.stop - 1}) died ({type(e).__name__})",
-                ids.start,
-                list(ids),
-            ) from e
-        return trajectory
+            if not ready:
+                if not self._restart(k):
+                    self._next_worker = (k + 1) % len(self._workers)
+                raise EnvError(
+                    f"rollout worker {k} (envs {ids.start}..{ids.stop - 1}) gave no trajectory within {timeout}s",
+                    ids.start,
+                    list(ids),
+                )
+            ref = self._queues[k].pop(0)
+            self._queues[k].append(self._workers[k].rollout.remote())
+            try:
+                trajectory: Trajectory = ray.get(ref)
+            except ray.exceptions.RayTaskError as e:
+                self._next_worker = (k + 1) % len(self._workers)
+                if isinstance(e.cause, EnvError):
+                    global_ids = [ids.start + i for i in e.cause.env_ids]
+                    raise EnvError(f"rollout worker {k}: {e.cause}", global_ids[0], global_ids) from None
+                raise e.cause if isinstance(e.cause, Exception) else e from None
+            except ray.exceptions.RayError as e:
+                if self._restart(k):
+                    continue  # worker k's new incarnation takes its turn
+                self._next_worker = (k + 1) % len(self._workers)
+                raise EnvError(
+                    f"rollout worker {k} (envs {ids.start}..{ids.stop - 1}) died ({type(e).__name__})",
+                    ids.start,
+                    list(ids),
+                ) from e
+            self._next_worker = (k + 1) % len(self._workers)
+            return trajectory
 
     def __iter__(self) -> Iterator[Trajectory]:
         while True:
