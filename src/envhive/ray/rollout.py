@@ -144,8 +144,8 @@ class RolloutWorker:
         self.worker = worker
         self.incarnation = incarnation
         self.env_offset = env_offset
-        policy_entropy = [policy_seed, worker] + ([incarnation] if incarnation else [])
-        self.rng = np.random.default_rng(None if policy_seed is None else policy_entropy)
+        entropy = None if policy_seed is None else [policy_seed, worker] + ([incarnation] if incarnation else [])
+        self.rng = np.random.default_rng(entropy)
         self.obs, _ = self.pool.reset()
         self.ended = np.zeros(num_envs, bool)  # the previous step ended an episode: this one is an autoreset
         self.returns = np.zeros(num_envs)
