@@ -325,3 +325,58 @@ def test_pool_threads_follow_the_shard_cpus() -> None:
         assert env.shard_info()[0]["num_threads"] == 2
     finally:
         env.close()
+
+
+def test_async_reset_mask_restarts_whole_idle_shards() -> None:
+    env = RayVectorEnv("CartPole-v1", 6, 3, batch_size=4, seed=5, num_cpus_per_shard=0)
+    fresh = envhive.make("CartPole-v1", num_envs=6, seed=100)
+    expected, _ = fresh.reset()
+    fresh.close()
+    try:
+        _, info = env.reset()
+        got = sorted(info["env_id"].tolist())
+        assert len(got) == 4
+        idle = got[:2]  # one shard's envs (shards hold 2 envs each)
+        waiting = sorted(set(range(6)) - set(got))  # the third shard: its reset is still to be received
+        mask = np.zeros(6, bool)
+        mask[idle[0]] = True
+        with pytest.raises(ValueError, match="whole shards"):
+            env.async_reset(reset_mask=mask)
+        mask[:] = False
+        mask[waiting] = True
+        with pytest.raises(ValueError, match="in flight or a batch not yet received"):
+            env.async_reset(reset_mask=mask)
+        # reset(reset_mask) on one idle shard: its reset rows and the waiting shard's make the batch
+        mask[:] = False
+        mask[idle] = True
+        obs, info = env.reset(seed=100, options={"reset_mask": mask})
+        assert sorted(info["env_id"].tolist()) == sorted(idle + waiting)
+        for row, g in enumerate(info["env_id"].tolist()):
+            if g in idle:
+                np.testing.assert_array_equal(obs[row], expected[g])
+        np.testing.assert_array_equal(info["elapsed_step"], 0)
+        # step those 4; while their steps are in flight, reset(reset_mask) would drop rewards
+        env.send(np.ones(4, np.int64), info["env_id"])
+        rest = sorted(set(range(6)) - set(info["env_id"].tolist()))
+        mask[:] = False
+        mask[rest] = True
+        with pytest.raises(ValueError, match="steps in flight"):
+            env.reset(options={"reset_mask": mask})
+        env.async_reset(seed=100, reset_mask=mask)  # async_reset leaves the steps in flight alone
+        seen: dict[int, tuple] = {}  # each env's first row after the async_reset
+        for _ in range(3):
+            obs, reward, _, _, info = env.recv()
+            for row, g in enumerate(info["env_id"].tolist()):
+                seen.setdefault(g, (obs[row], reward[row], info["elapsed_step"][row]))
+            if len(seen) == 6:
+                break
+            env.send(np.ones(4, np.int64), info["env_id"])
+        assert set(seen) == set(range(6))
+        for g in rest:
+            np.testing.assert_array_equal(seen[g][0], expected[g])
+            assert seen[g][1] == 0 and seen[g][2] == 0
+        assert all(seen[g][1] == 1 and seen[g][2] == 1 for g in set(range(6)) - set(rest))
+        with pytest.raises(ValueError, match="sync RayVectorEnv"):
+            RayVectorEnv("CartPole-v1", 2, 1, num_cpus_per_shard=0).async_reset(reset_mask=np.ones(2, bool))
+    finally:
+        env.close()

@@ -37,6 +37,7 @@ from envhive.errors import (
 from envhive.process import ProcessVectorEnv, WorkerDiedError
 from envhive.registry import (
     GYM_NAMESPACE,
+    EnvhivePool,
     PoolConfig,
     TaskSpec,
     backend_for,
@@ -97,13 +98,18 @@ def make_gymnasium(task_id: Task, backend: str | None = None, **kwargs: Any) -> 
     return make(task_id, backend, **kwargs)
 
 
-def make_dm(task_id: Task, backend: str | None = None, **kwargs: Any) -> Any:
-    """Build a pool as a ``dm_env.Environment`` (batched TimeSteps; backends as in :func:`make`);
-    needs the ``dm`` extra."""
+def make_dm(task_id: Task | EnvhivePool, backend: str | None = None, **kwargs: Any) -> Any:
+    """Build a pool as a ``dm_env.Environment`` (batched TimeSteps; backends as in :func:`make`),
+    or wrap a pool built already (any ``EnvhivePool`` in NEXT_STEP mode: native, process backend,
+    ``envhive.ray.RayVectorEnv``); needs the ``dm`` extra."""
     try:
         from envhive.dm import HiveDmEnv  # dm-env is the optional [dm] extra: imported on first use
     except ImportError as e:
         raise MissingExtraError(f'the dm_env facade needs dm-env: pip install "envhive[dm]" ({e})') from e
+    if isinstance(task_id, EnvhivePool):
+        if backend is not None:
+            raise ValueError(f"backend={backend!r} is for building a pool; {task_id!r} is built already")
+        return HiveDmEnv(task_id, **kwargs)
     if backend_for(task_id, backend) == "process":
         if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
             raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
@@ -116,6 +122,7 @@ register_gymnasium_envs()
 __all__ = [
     "EnvError",
     "Episode",
+    "EnvhivePool",
     "EpisodeStatistics",
     "Episodes",
     "HiveVectorEnv",

@@ -26,8 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envhive.errors import EnvError
-from envhive.process import ProcessVectorEnv
-from envhive.registry import make_spec
+from envhive.registry import EnvhivePool, make_spec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
@@ -43,12 +42,13 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _dm_pool(task_id: str | VectorEnv, kwargs: dict[str, Any]) -> HiveVectorEnv | ProcessVectorEnv:
+def _dm_pool(task_id: str | VectorEnv | EnvhivePool, kwargs: dict[str, Any]) -> EnvhivePool:
     """The vector env under a dm facade: built from an envhive task id (kwargs as for
-    envhive.make), or one built already (a ProcessVectorEnv, in NEXT_STEP mode, without kwargs)."""
+    envhive.make), or any envhive pool built already (native, process backend or
+    ``envhive.ray.RayVectorEnv``; in NEXT_STEP mode, without kwargs)."""
     if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
         raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
-    if isinstance(task_id, HiveVectorEnv | ProcessVectorEnv):
+    if isinstance(task_id, EnvhivePool):
         if kwargs or task_id.metadata.get("autoreset_mode") != AutoresetMode.NEXT_STEP:
             raise ValueError("the dm_env facade wraps a vector env in NEXT_STEP autoreset mode, without kwargs")
         return task_id
@@ -85,7 +85,7 @@ class HiveDmEnv(dm_env.Environment):
     of this facade close to the Gymnasium facade's. Copy them to modify them in place.
     """
 
-    def __init__(self, task_id: str | VectorEnv, **kwargs: Any) -> None:
+    def __init__(self, task_id: str | VectorEnv | EnvhivePool, **kwargs: Any) -> None:
         """``task_id``: an envhive task id (kwargs as for envhive.make), or a vector env built
         already (a ProcessVectorEnv, in NEXT_STEP mode, without kwargs)."""
         self._vec = _dm_pool(task_id, kwargs)

@@ -8,7 +8,7 @@ import difflib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import gymnasium
 import numpy as np
@@ -91,6 +91,38 @@ class TaskSpec:
     @property
     def max_episode_steps(self) -> int:
         return int(self.config["max_episode_steps"])
+
+
+@runtime_checkable
+class EnvhivePool(Protocol):
+    """What every envhive pool has beyond Gymnasium's ``VectorEnv`` -- the native pool
+    (``HiveVectorEnv``), the process backend (``ProcessVectorEnv``) and Ray shards
+    (``envhive.ray.RayVectorEnv``) alike: its resolved ``task_spec``, ``num_envs`` and
+    ``batch_size`` (``< num_envs``: async), ``metadata["autoreset_mode"]``, the single-env spaces,
+    ``reset(seed=, options={"reset_mask": ...})`` / ``step(actions, env_id)``, EnvPool's
+    ``send`` / ``recv`` / ``async_reset``, ``render`` and ``close``. The dm facade and the trainer
+    adapters accept any of them by this shape."""
+
+    task_spec: TaskSpec
+    num_envs: int
+    batch_size: int
+    metadata: dict[str, Any]
+    single_observation_space: gymnasium.Space[Any]
+    single_action_space: gymnasium.Space[Any]
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]: ...
+
+    def step(self, actions: Any, env_id: Any = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
+
+    def send(self, actions: Any, env_id: Any = None) -> None: ...
+
+    def recv(self, timeout: float | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
+
+    def async_reset(self, seed: Any = None) -> None: ...
+
+    def render(self) -> Any: ...
+
+    def close(self) -> None: ...
 
 
 def list_envs() -> list[str]:

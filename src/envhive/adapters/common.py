@@ -9,11 +9,12 @@ from gymnasium.vector import AutoresetMode
 
 from envhive.authoring import PyEnv, compile_env
 from envhive.process import ProcessVectorEnv
-from envhive.registry import backend_for
+from envhive.registry import EnvhivePool, backend_for
 from envhive.vector import HiveVectorEnv
 
-# The pools an adapter wraps: the native pool, and the process backend (any other Gymnasium env).
-POOL_TYPES = (HiveVectorEnv, ProcessVectorEnv)
+# The pools an adapter wraps, by their shape: the native pool, the process backend (any other
+# Gymnasium env) and Ray shards (envhive.ray.RayVectorEnv).
+POOL_TYPES = (EnvhivePool,)
 
 MODE_NAMES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -30,7 +31,7 @@ def make_pool(task_id: str | type[PyEnv], **kwargs: Any) -> HiveVectorEnv | Proc
     return HiveVectorEnv(task_id if isinstance(task_id, str) else compile_env(task_id), **kwargs)
 
 
-def require_full_batches(pool: HiveVectorEnv | ProcessVectorEnv, trainer: str, fix: str) -> None:
+def require_full_batches(pool: EnvhivePool, trainer: str, fix: str) -> None:
     """Refuse an async pool: every trainer here steps all of its envs each call."""
     if pool.batch_size != pool.num_envs:
         raise ValueError(

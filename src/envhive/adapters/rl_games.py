@@ -13,6 +13,9 @@
 
 rl_games passes ``num_actors`` as the pool's ``num_envs`` and its ``seed`` into ``env_config``
 (env ``i`` gets ``seed + i``); the rest of ``env_config`` is ``envhive.make``'s kwargs.
+``env_config["pool"]`` swaps ``envhive.make`` for another pool factory, called as
+``pool(env_name, num_envs=num_actors, autoreset_mode="same_step", **rest)``: e.g.
+``functools.partial(envhive.ray.RayVectorEnv, num_shards=4)`` to step the actors on Ray.
 
 The pool runs in SAME_STEP autoreset mode: the step that ends an episode returns the next
 episode's first observation, so every row rl_games stores is a real transition (rl_games 1.6.5
@@ -34,7 +37,8 @@ from gymnasium.vector import AutoresetMode
 from rl_games.common import env_configurations, vecenv
 from rl_games.common.ivecenv import IVecEnv
 
-from envhive.adapters.common import make_pool, require_mode
+from envhive.adapters.common import make_pool, require_full_batches, require_mode
+from envhive.registry import EnvhivePool
 
 VECENV_TYPE = "ENVHIVE"
 ENV_NAME = "envhive"
@@ -56,7 +60,16 @@ class RlGamesVecEnv(IVecEnv):
                 f"rl_games steps every actor at once; an async pool (batch_size={kwargs['batch_size']} < "
                 f"num_actors={num_actors}) cannot feed it: drop batch_size"
             )
-        self.pool = make_pool(task_id, num_envs=num_actors, autoreset_mode="same_step", **kwargs)
+        factory = kwargs.pop("pool", make_pool)
+        if not callable(factory):
+            raise TypeError(f"rl_games env {config_name!r}: env_config['pool'] must be a pool factory, got {factory!r}")
+        self.pool = factory(task_id, num_envs=num_actors, autoreset_mode="same_step", **kwargs)
+        if not isinstance(self.pool, EnvhivePool):
+            raise TypeError(
+                f"rl_games env {config_name!r}: env_config['pool'] returned {type(self.pool).__name__}, "
+                "not an envhive pool (envhive.make, envhive.ray.RayVectorEnv, ...)"
+            )
+        require_full_batches(self.pool, "rl_games", "drop batch_size")
         self._info_keys = list(self.pool.task_spec.info_fields)
         self._returns = np.zeros(num_actors, dtype=np.float64)
         self._pending_seed: int | None = None

@@ -37,7 +37,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvO
 
 from envhive.adapters.common import MODE_NAMES, POOL_TYPES, make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
-from envhive.process import ProcessVectorEnv
+from envhive.registry import EnvhivePool
 from envhive.vector import HiveVectorEnv
 
 # Attributes every env of a pool shares, answered by get_attr for any index.
@@ -55,10 +55,11 @@ def make_vec_env(task_id: str | type[PyEnv], num_envs: int = 1, **kwargs: Any) -
 class SB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` stepping every env of a sync, SAME_STEP envhive pool (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv) -> None:
+    def __init__(self, pool: EnvhivePool) -> None:
         if not isinstance(pool, POOL_TYPES):
             raise TypeError(
-                f"SB3VecEnv wraps an envhive pool (envhive.make(...)), got {type(pool).__name__}; "
+                f"SB3VecEnv wraps an envhive pool (envhive.make(...), envhive.ray.RayVectorEnv(...)), "
+                f"got {type(pool).__name__}; "
                 "use envhive.adapters.sb3.make_vec_env(task_id, num_envs=...)"
             )
         require_full_batches(pool, "SB3", "build it with batch_size=num_envs (the default)")
@@ -230,7 +231,7 @@ class SB3VecEnv(VecEnv):
         return f"SB3VecEnv({self.pool!r})"
 
 
-def unwrap_pool(venv: VecEnv) -> HiveVectorEnv | ProcessVectorEnv:
+def unwrap_pool(venv: VecEnv) -> EnvhivePool:
     """The envhive pool under an SB3 VecEnv wrapper stack (VecMonitor, VecNormalize, ...)."""
     base = venv.unwrapped
     if not isinstance(base, SB3VecEnv):

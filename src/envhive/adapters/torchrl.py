@@ -40,8 +40,7 @@ from torchrl.envs import EnvBase
 from envhive.adapters.common import POOL_TYPES, make_pool, require_full_batches
 from envhive.authoring import PyEnv
 from envhive.errors import EnvError
-from envhive.process import ProcessVectorEnv
-from envhive.vector import HiveVectorEnv
+from envhive.registry import EnvhivePool
 
 _TORCH_DTYPES = {
     np.dtype(np.float32): torch.float32,
@@ -87,10 +86,11 @@ def _box_spec(space: gymnasium.spaces.Box, batch: int) -> Bounded | Unbounded:
 class TorchRLEnv(EnvBase):
     """A TorchRL env of ``batch_size=[num_envs]`` over a sync envhive pool (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv, *, categorical_action_encoding: bool = False) -> None:
+    def __init__(self, pool: EnvhivePool, *, categorical_action_encoding: bool = False) -> None:
         if not isinstance(pool, POOL_TYPES):
             raise TypeError(
-                f"TorchRLEnv wraps an envhive pool (envhive.make(...)), got {type(pool).__name__}; "
+                f"TorchRLEnv wraps an envhive pool (envhive.make(...), envhive.ray.RayVectorEnv(...)), "
+                f"got {type(pool).__name__}; "
                 "use envhive.adapters.torchrl.make_env(task_id, num_envs=...)"
             )
         require_full_batches(pool, "TorchRL", "build it with batch_size=num_envs (the default)")

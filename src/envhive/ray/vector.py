@@ -437,24 +437,36 @@ class RayVectorEnv(VectorEnv):
     ) -> tuple[Any, dict[str, Any]]:
         """Reset envs; ``seed`` int gives env ``g`` the seed ``seed + g``. Sync mode accepts
         ``options={"reset_mask": mask}`` (the others report their current observation) and the task's
-        reset options; async mode resets every env and returns the first batch. Dead shards start again."""
+        reset options; async mode resets every env (or, with a ``reset_mask``, the whole shards it
+        selects, which must be idle, see :meth:`async_reset`) and returns the first batch. Dead shards
+        start again."""
         self._check_open()
         seeds = self._reset_seeds(seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         if mask is not None:
-            if not self._sync:
-                raise ValueError("async RayVectorEnv resets every env: drop options['reset_mask']")
             mask = self._check_mask(mask)
+            if not self._sync:
+                chosen = self._masked_shards(mask, "reset")
+                others = [s for s in self._shards if s not in chosen and (s.done or (s.call and s.call.kind == "step"))]
+                if others:
+                    raise ValueError(
+                        f"reset(reset_mask) returns reset rows only, and shard(s) {[s.index for s in others]} have "
+                        "steps in flight whose rewards it would drop: recv() them first, or call "
+                        "async_reset(reset_mask=...) and recv()"
+                    )
+                resetting = len(chosen) + sum(1 for s in self._shards if s not in chosen and s.call is not None)
+                want = self.batch_size // self.layout.sizes[0]
+                if resetting < want:
+                    raise ValueError(
+                        f"reset(reset_mask) selects {len(chosen)} shard(s) and {resetting - len(chosen)} other(s) are "
+                        f"resetting: a batch needs {want}; select more envs, or use async_reset(reset_mask=...)"
+                    )
+                self._reset_shards(chosen, seeds, options)
+                obs, _, _, _, info = self._recv_batch(None)
+                return obs, info
         self._drain()
-        restarted = []
-        for shard in self._shards:
-            if shard.dead is not None:
-                shard.incarnation += 1
-                self._start(shard)
-                restarted.append(shard)
-        if restarted:
-            self._wait_ready(restarted)
+        self._start_dead(self._shards)
         targets = []
         for shard in self._shards:
             shard.pending = None
@@ -560,20 +572,60 @@ class RayVectorEnv(VectorEnv):
             shard.done.append(out)
         return _concat([out for _, out in self._remember(outputs[:want])])
 
-    def async_reset(self, seed: int | Sequence[int | None] | None = None) -> None:
-        """Reset every env without waiting; collect the batches with ``recv()``."""
+    def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
+        """Reset every env without waiting; collect the batches with ``recv()``.
+
+        ``reset_mask`` (async mode): reset only the shards it selects -- whole shards (a shard's envs
+        move together, as in :meth:`send`), each idle (its last batch received, nothing sent since);
+        the other shards' calls in flight carry on. Dead shards it selects start again."""
         self._check_open()
         seeds = self._reset_seeds(seed)
+        if reset_mask is not None:
+            if self._sync:
+                raise ValueError("a sync RayVectorEnv resets a subset with reset(options={'reset_mask': mask})")
+            self._reset_shards(self._masked_shards(self._check_mask(reset_mask), "async_reset"), seeds, {})
+            return
         self._drain()
-        for shard in self._shards:
-            if shard.dead is not None:
-                shard.incarnation += 1
-                self._start(shard)
-            shard.pending = None
-            lo, hi = shard.ids.start, shard.ids.stop
-            self._submit(shard, "reset", None if seeds is None else seeds[lo:hi], None)
+        self._reset_shards(self._shards, seeds, {})
 
     # ------------------------------------------------------------------ helpers
+    def _masked_shards(self, mask: np.ndarray, what: str) -> list[_Shard]:
+        """The shards an async ``reset_mask`` selects: whole shards, each idle."""
+        chosen = []
+        for shard in self._shards:
+            local = mask[shard.ids.start : shard.ids.stop]
+            if local.any() and not local.all():
+                raise ValueError(
+                    f"{what}: async RayVectorEnv resets whole shards; shard {shard.index} holds envs "
+                    f"{shard.ids.start}..{shard.ids.stop - 1} and reset_mask selects only some of them"
+                )
+            if local.all():
+                if shard.call is not None or shard.done:
+                    raise ValueError(
+                        f"{what}: shard {shard.index} (envs {shard.ids.start}..{shard.ids.stop - 1}) has a call in "
+                        "flight or a batch not yet received; reset_mask may select only envs recv() returned"
+                    )
+                chosen.append(shard)
+        return chosen
+
+    def _reset_shards(self, shards: Sequence[_Shard], seeds: list[int | None] | None, options: dict[str, Any]) -> None:
+        """Send a reset to each of ``shards`` (idle ones; dead ones start again first)."""
+        self._start_dead(shards)
+        for shard in shards:
+            shard.pending = None
+            lo, hi = shard.ids.start, shard.ids.stop
+            local_options = _slice_options(options, shard.ids, self.num_envs)
+            self._submit(shard, "reset", None if seeds is None else seeds[lo:hi], local_options or None)
+
+    def _start_dead(self, shards: Sequence[_Shard]) -> None:
+        """A new actor (next incarnation) for each dead one of ``shards``, once they are all up."""
+        restarted = [s for s in shards if s.dead is not None]
+        for shard in restarted:
+            shard.incarnation += 1
+            self._start(shard)
+        if restarted:
+            self._wait_ready(restarted)
+
     def _drain(self) -> None:
         """Wait out the calls in flight (their results are dropped); a shard that dies meanwhile is dead."""
         busy = [s for s in self._shards if s.call is not None]
