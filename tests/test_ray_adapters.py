@@ -56,6 +56,17 @@ def test_sb3_vec_env_on_ray_equals_a_local_pool() -> None:
         local.close()
 
 
+class PatternPolicy:
+    """TorchRL policy: ``actions_at(t)`` at its ``t``-th call."""
+
+    def __init__(self) -> None:
+        self.t = 0
+
+    def __call__(self, td):
+        self.t += 1
+        return td.set("action", torch.from_numpy(actions_at(self.t - 1)))
+
+
 def test_torchrl_env_on_ray_equals_a_local_pool() -> None:
     from envhive.adapters.torchrl import TorchRLEnv
 
@@ -63,12 +74,7 @@ def test_torchrl_env_on_ray_equals_a_local_pool() -> None:
     for pool in (ray_pool(), local_pool()):
         env = TorchRLEnv(pool, categorical_action_encoding=True)
         try:
-            clock = iter(range(STEPS))
-
-            def policy(td, clock=clock):
-                return td.set("action", torch.from_numpy(actions_at(next(clock))))
-
-            rollouts.append(env.rollout(STEPS, policy=policy, break_when_any_done=False))
+            rollouts.append(env.rollout(STEPS, policy=PatternPolicy(), break_when_any_done=False))
         finally:
             env.close()
     remote, local = rollouts
