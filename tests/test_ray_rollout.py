@@ -64,6 +64,20 @@ def test_trajectories_equal_a_local_pool_with_the_same_policy() -> None:
             np.testing.assert_array_equal(trajectory.env_id, np.broadcast_to(np.arange(3) + 3 * k, (40, 3)))
             np.testing.assert_array_equal(trajectory.extras["lean"], rows["obs"][:, :, 2])
     assert sum(len(t.episode_returns) for t in got) > 0
+    for k in range(2):  # episode statistics, carried across unrolls: as a plain loop counts them
+        returns, lengths = np.zeros(3), np.zeros(3, np.int64)
+        want_r, want_l = [], []
+        for trajectory in got[k::2]:
+            for t in range(40):
+                returns += trajectory.rewards[t]
+                lengths += trajectory.valid[t]
+                for i in np.flatnonzero(trajectory.terminated[t] | trajectory.truncated[t]):
+                    want_r.append(returns[i])
+                    want_l.append(lengths[i])
+                    returns[i], lengths[i] = 0, 0
+            np.testing.assert_array_equal(trajectory.episode_returns, want_r)
+            np.testing.assert_array_equal(trajectory.episode_lengths, want_l)
+            want_r, want_l = [], []
     assert not got[0].valid[0].all() or got[0].valid.all()  # shape sanity: a bool (T, N) mask
 
 

@@ -163,46 +163,43 @@ class RolloutWorker:
         }
 
     def rollout(self) -> Trajectory:
-        """``unroll_length`` steps of every env with the current weights."""
+        """``unroll_length`` steps of every env with the current weights.
+
+        The per-step loop only runs the policy and the pool and stores rows; validity, global ids
+        and episode statistics are computed once per unroll from the stored flags."""
         t_len, n = self.unroll_length, self.pool.num_envs
         obs_buf = np.empty((t_len, *self.obs.shape), self.obs.dtype)
         rewards = np.empty((t_len, n))
         terminated = np.empty((t_len, n), bool)
         truncated = np.empty((t_len, n), bool)
-        valid = np.empty((t_len, n), bool)
-        env_id = np.empty((t_len, n), np.int32)
         actions_buf: np.ndarray | None = None
         extras: dict[str, np.ndarray] = {}
-        ended_returns: list[float] = []
-        ended_lengths: list[int] = []
-        version = self.version
+        version, weights, policy, rng, step = self.version, self.weights, self.policy, self.rng, self.pool.step
+        obs = self.obs
         for t in range(t_len):
-            out = self.policy(self.weights, self.obs, self.rng)
-            actions, step_extras = out if isinstance(out, tuple) else (out, {})
+            out = policy(weights, obs, rng)
+            actions, step_extras = out if isinstance(out, tuple) else (out, None)
             actions = np.asarray(actions)
             if actions_buf is None:
                 actions_buf = np.empty((t_len, *actions.shape), actions.dtype)
             actions_buf[t] = actions
-            for name, value in step_extras.items():
-                value = np.asarray(value)
-                if name not in extras:
-                    extras[name] = np.empty((t_len, *value.shape), value.dtype)
-                extras[name][t] = value
-            obs_buf[t] = self.obs
-            valid[t] = ~self.ended
-            obs, reward, term, trunc, info = self.pool.step(actions)
-            rewards[t], terminated[t], truncated[t] = reward, term, trunc
-            env_id[t] = info["env_id"] + self.env_offset
-            self.returns += reward
-            self.lengths += valid[t]
-            self.ended = term | trunc
-            for i in np.flatnonzero(self.ended):
-                ended_returns.append(float(self.returns[i]))
-                ended_lengths.append(int(self.lengths[i]))
-            self.returns[self.ended] = 0.0
-            self.lengths[self.ended] = 0
-            self.obs = obs
+            if step_extras:
+                for name, value in step_extras.items():
+                    if name not in extras:
+                        value = np.asarray(value)
+                        extras[name] = np.empty((t_len, *value.shape), value.dtype)
+                    extras[name][t] = value
+            obs_buf[t] = obs
+            obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
         assert actions_buf is not None
+        self.obs = obs
+        ended = terminated | truncated
+        valid = np.empty((t_len, n), bool)
+        valid[0] = ~self.ended
+        np.logical_not(ended[:-1], out=valid[1:])  # the step after an episode ends is its autoreset
+        self.ended = ended[-1].copy()
+        ended_returns, ended_lengths = self._episodes(rewards, valid, ended)
+        env_id = np.broadcast_to(np.arange(self.env_offset, self.env_offset + n, dtype=np.int32), (t_len, n)).copy()
         return Trajectory(
             obs=obs_buf,
             actions=actions_buf,
@@ -211,14 +208,46 @@ class RolloutWorker:
             truncated=truncated,
             valid=valid,
             env_id=env_id,
-            last_obs=np.array(self.obs),
+            last_obs=np.array(obs),
             extras=extras,
             policy_version=version,
             worker=self.worker,
             incarnation=self.incarnation,
-            episode_returns=np.asarray(ended_returns),
-            episode_lengths=np.asarray(ended_lengths, np.int64),
+            episode_returns=ended_returns,
+            episode_lengths=ended_lengths,
         )
+
+    def _episodes(self, rewards: np.ndarray, valid: np.ndarray, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Returns and lengths of the episodes that end in this unroll (in time, then env order),
+        carrying each env's running sums into the next unroll."""
+        returns = np.cumsum(rewards, axis=0) + self.returns  # running return of each env, from its episode start
+        lengths = np.cumsum(valid, axis=0, dtype=np.int64) + self.lengths
+        t_end, i_end = np.nonzero(ended)
+        # what the sums held at the end of each env's previous episode in this unroll (0: none)
+        base_r, base_l = np.zeros_like(rewards), np.zeros(rewards.shape, np.int64)
+        if len(t_end):
+            base_r[t_end, i_end] = returns[t_end, i_end]
+            base_l[t_end, i_end] = lengths[t_end, i_end]
+            last = np.where(ended, np.arange(len(rewards))[:, None], -1)
+            np.maximum.accumulate(last, axis=0, out=last)
+            prev = np.empty_like(last)
+            prev[0] = -1
+            prev[1:] = last[:-1]  # the last end strictly before each row
+            cols = np.broadcast_to(np.arange(rewards.shape[1]), rewards.shape)
+            has = prev >= 0
+            offset_r = np.where(has, base_r[np.maximum(prev, 0), cols], 0.0)
+            offset_l = np.where(has, base_l[np.maximum(prev, 0), cols], 0)
+            episode_returns = (returns - offset_r)[t_end, i_end]
+            episode_lengths = (lengths - offset_l)[t_end, i_end]
+            tail = last[-1]
+            end_r = np.where(tail >= 0, base_r[np.maximum(tail, 0), np.arange(rewards.shape[1])], 0.0)
+            end_l = np.where(tail >= 0, base_l[np.maximum(tail, 0), np.arange(rewards.shape[1])], 0)
+            self.returns = returns[-1] - end_r
+            self.lengths = lengths[-1] - end_l
+            return episode_returns, episode_lengths
+        self.returns = returns[-1]
+        self.lengths = lengths[-1]
+        return np.zeros(0), np.zeros(0, np.int64)
 
     def close(self) -> None:
         self.pool.close()
