@@ -27,6 +27,7 @@ from ray.cluster_utils import Cluster
 
 import envhive
 from envhive.ray import RayVectorEnv, RolloutWorkers
+from envhive.ray.rollout import RolloutWorker
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -71,21 +72,39 @@ def overhead(task: str, num_envs: int, seconds: float, repeats: int) -> dict:
 
 
 def local_rollout_rate(task: str, num_envs: int, unroll: int, seconds: float) -> float:
-    """Env steps/s of one pool + the policy in this process (1 thread): the per-core reference."""
+    """Env steps/s of one pool + the policy in this process (1 thread), storing what a trajectory
+    holds (obs, actions, rewards, both flags): the per-core reference."""
     pool = envhive.make(task, num_envs=num_envs, num_threads=1, seed=0)
     obs, _ = pool.reset()
     weights = np.zeros((pool.single_observation_space.shape[0], 2), np.float32)
     rng = np.random.default_rng(0)
-    buf = np.empty((unroll, *obs.shape), obs.dtype)
 
     def one_unroll() -> None:
         nonlocal obs
+        obs_buf = np.empty((unroll, *obs.shape), obs.dtype)
+        actions_buf = np.empty((unroll, num_envs), np.int64)
+        rewards = np.empty((unroll, num_envs))
+        terminated = np.empty((unroll, num_envs), bool)
+        truncated = np.empty((unroll, num_envs), bool)
         for t in range(unroll):
-            buf[t] = obs
-            obs, *_ = pool.step(linear_policy(weights, obs, rng))
+            actions = linear_policy(weights, obs, rng)
+            actions_buf[t] = actions
+            obs_buf[t] = obs
+            obs, rewards[t], terminated[t], truncated[t], _ = pool.step(actions)
 
     rate = timed(one_unroll, seconds) * unroll * num_envs
     pool.close()
+    return rate
+
+
+def in_process_worker_rate(task: str, num_envs: int, unroll: int, seconds: float) -> float:
+    """Env steps/s of ``RolloutWorker.rollout`` called in this process (no Ray): what the actor
+    does, without Ray's transport and scheduling."""
+    obs_dim = envhive.make_spec(task).observation_space.shape[0]
+    weights = np.zeros((obs_dim, 2), np.float32)
+    worker = RolloutWorker(task, num_envs, unroll, linear_policy, weights, None, num_threads=1)
+    rate = timed(worker.rollout, seconds) * unroll * num_envs
+    worker.close()
     return rate
 
 
@@ -108,6 +127,7 @@ def rollout_part(task: str, num_envs: int, unroll: int, seconds: float, repeats:
         rows.append(
             {
                 "local": local_rollout_rate(task, num_envs, unroll, seconds),
+                "in_process": in_process_worker_rate(task, num_envs, unroll, seconds),
                 "ray_1": worker_rate(task, 1, num_envs, unroll, seconds),
                 "ray_2": worker_rate(task, 2, num_envs, unroll, seconds),
             }
@@ -120,6 +140,8 @@ def rollout_part(task: str, num_envs: int, unroll: int, seconds: float, repeats:
         "median_steps_per_s": med,
         "per_core_ratio_1_worker": med["ray_1"] / med["local"],
         "per_core_ratio_2_workers": med["ray_2"] / 2 / med["local"],
+        "in_process_vs_local": med["in_process"] / med["local"],
+        "ray_1_vs_in_process": med["ray_1"] / med["in_process"],
         "reps": rows,
     }
 
@@ -181,7 +203,9 @@ def main() -> int:
         r = out["rollout"]
         print(
             f"rollout {r['task']} steps/s {r['median_steps_per_s']}; per core: "
-            f"1 worker {r['per_core_ratio_1_worker']:.2f}x, 2 workers {r['per_core_ratio_2_workers']:.2f}x"
+            f"1 worker {r['per_core_ratio_1_worker']:.2f}x, 2 workers {r['per_core_ratio_2_workers']:.2f}x; "
+            f"RolloutWorker in this process vs the local loop {r['in_process_vs_local']:.2f}x, "
+            f"1 Ray worker vs it in this process {r['ray_1_vs_in_process']:.2f}x"
         )
     if "scaling" in out:
         s = out["scaling"]

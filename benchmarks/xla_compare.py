@@ -5,6 +5,8 @@ one worker process per engine builds a sync pool, compiles, and times every vari
 number of steps with random actions (3 interleaved timed runs each, median):
 
 * ``numpy loop``: ``env.step(a)`` from Python, actions drawn beforehand with numpy;
+* ``numpy loop, numpy.random``: the same, drawing each step's actions with numpy in the loop (the
+  numpy counterpart of drawing them with ``jax.random`` inside the scan);
 * ``jit scan, jax.random``: ``lax.scan`` of ``step`` with the actions drawn by ``jax.random`` inside;
 * ``jit scan, precomputed``: ``lax.scan`` of ``step`` over the same pre-drawn actions (``xs``).
 
@@ -108,7 +110,16 @@ def _time_variants(env: Any, step: Any, handle: Any, n: int, steps: int) -> dict
         for t in range(steps):
             env.step(acts_np[t])
 
-    variants = {"numpy loop": run_numpy, "jit scan, jax.random": run_random, "jit scan, precomputed": run_pre}
+    def run_numpy_random() -> None:  # random actions drawn in the loop, as the jax.random scan draws them
+        for _ in range(steps):
+            env.step(draw_np(1)[0])
+
+    variants = {
+        "numpy loop": run_numpy,
+        "numpy loop, numpy.random": run_numpy_random,
+        "jit scan, jax.random": run_random,
+        "jit scan, precomputed": run_pre,
+    }
     return _interleaved(variants, steps * n)
 
 
@@ -271,18 +282,24 @@ def main(argv: list[str] | None = None) -> int:
 
     lines = [f"load average (1 min) during the run: {' -> '.join(f'{x:.1f}' for x in load)}", ""]
     lines += [
-        "| task, N | envhive numpy loop | envhive jit scan (jax.random) | envhive jit scan (precomputed) "
-        "| EnvPool numpy loop | EnvPool xla() scan (jax.random) | EnvPool xla() scan (precomputed) "
-        "| scan / own numpy loop | scan / EnvPool xla() scan |",
-        "|---" * 9 + "|",
+        "| task, N | envhive numpy loop (precomputed / numpy.random) | envhive jit scan (jax.random / precomputed) "
+        "| EnvPool numpy loop (precomputed / numpy.random) | EnvPool xla() scan (jax.random / precomputed) "
+        "| scan / own numpy loop: random actions, precomputed | scan / EnvPool xla() scan: random, precomputed |",
+        "|---" * 7 + "|",
     ]
     for task in tasks:
         hv, ep = median_table(raw[f"envhive {task}"]), median_table(raw[f"envpool {task}"])
-        ks = ("numpy loop", "jit scan, jax.random", "jit scan, precomputed")
-        cells = [f"{hv[k]:,.0f}" for k in ks] + [f"{ep[k]:,.0f}" for k in ks]
-        r_own = f"{hv[ks[1]] / hv[ks[0]]:.2f} (precomputed {hv[ks[2]] / hv[ks[0]]:.2f})"
-        r_ep = f"{hv[ks[1]] / ep[ks[1]]:.2f} (precomputed {hv[ks[2]] / ep[ks[2]]:.2f})"
-        lines.append(f"| {task}, {CASES[task][0]} | " + " | ".join(cells) + f" | {r_own} | {r_ep} |")
+        loop, loop_rng = "numpy loop", "numpy loop, numpy.random"
+        scan_rng, scan_pre = "jit scan, jax.random", "jit scan, precomputed"
+        cells = [
+            f"{hv[loop]:,.0f} / {hv[loop_rng]:,.0f}",
+            f"{hv[scan_rng]:,.0f} / {hv[scan_pre]:,.0f}",
+            f"{ep[loop]:,.0f} / {ep[loop_rng]:,.0f}",
+            f"{ep[scan_rng]:,.0f} / {ep[scan_pre]:,.0f}",
+            f"{hv[scan_rng] / hv[loop_rng]:.2f}, {hv[scan_pre] / hv[loop]:.2f}",
+            f"{hv[scan_rng] / ep[scan_rng]:.2f}, {hv[scan_pre] / ep[scan_pre]:.2f}",
+        ]
+        lines.append(f"| {task}, {CASES[task][0]} | " + " | ".join(cells) + " |")
     lines += ["", "steps/s = env steps per second (rows x calls), medians of the repetitions.", ""]
     for task in tasks:
         if f"vmap {task}" not in raw:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -152,6 +154,31 @@ def test_runner_trains_ppo_on_cartpole(tmp_path, one_torch_thread) -> None:
     runner.run({"train": True, "play": False})
     assert len(log.returns) >= 140
     assert log.returns[0] < 40 and log.returns[-1] >= 150, (log.returns[0], log.returns[-1])
+
+
+def test_player_plays_a_checkpoint_through_the_vecenv(tmp_path, capsys, one_torch_thread) -> None:
+    """rl_games' player (``play: True``) with ``use_vecenv``: it restores a checkpoint and plays
+    whole episodes on the ENVHIVE vecenv; CartPole pays 1 per step, so the average return it
+    reports equals the average episode length it counted (rewards and dones line up row by row)."""
+    hive_rl_games.register()
+    params = cartpole_params(str(tmp_path), max_epochs=2)
+    runner = Runner()
+    runner.load(params)
+    runner.run({"train": True, "play": False})
+    checkpoints = sorted(tmp_path.rglob("*.pth"))
+    assert checkpoints, list(tmp_path.rglob("*"))
+    params["params"]["config"]["player"] = {"use_vecenv": True, "games_num": 12, "deterministic": True}
+    params["params"]["config"]["num_actors"] = 4
+    player_runner = Runner()
+    player_runner.load(params)
+    capsys.readouterr()
+    player_runner.run({"train": False, "play": True, "checkpoint": str(checkpoints[-1])})
+    out = capsys.readouterr().out
+    found = re.search(r"av reward: ([0-9.]+) av steps: ([0-9.]+)", out)
+    assert found, out[-2000:]
+    reward, steps = float(found.group(1)), float(found.group(2))
+    assert steps >= 8 and reward == pytest.approx(steps), (reward, steps)
+    assert "Creating vecenv" in out
 
 
 def test_env_error_reaches_rl_games_and_the_vecenv_stays_usable() -> None:

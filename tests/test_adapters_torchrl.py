@@ -184,3 +184,46 @@ def test_torchrls_own_gymenv_builds_envhive_ids() -> None:
         assert batched.rollout(5)["next", "observation"].shape == (2, 5, 4)
     finally:
         batched.close()
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.float32, torch.uint8], ids=str)
+def test_one_hot_actions_of_any_dtype(dtype) -> None:
+    """TorchRL's OneHotCategorical samples one-hot rows as integers or floats, not only bools:
+    each steps the envs exactly as bool rows do (a float row viewed as bytes would not)."""
+    outs = []
+    for as_dtype in (torch.bool, dtype):
+        env = TorchRLEnv(envhive.make("CartPole-v1", num_envs=4, seed=2))
+        td = env.reset()
+        rng = np.random.default_rng(3)
+        rows = []
+        for _ in range(30):
+            a = torch.as_tensor(rng.integers(0, 2, size=4))
+            td["action"] = torch.nn.functional.one_hot(a, 2).to(as_dtype)
+            td = env.step(td)
+            rows.append(td["next", "observation"].clone())
+            td = step_mdp(td)
+        env.close()
+        outs.append(torch.stack(rows))
+    torch.testing.assert_close(outs[0], outs[1], rtol=0, atol=0)
+
+
+def test_a_probabilistic_one_hot_actor_drives_a_collector() -> None:
+    """The PPO set-up of TorchRL's tutorials: ProbabilisticActor with OneHotCategorical over the
+    env's action spec, in a Collector; every collected action is a valid one-hot row."""
+    from tensordict.nn import TensorDictModule
+    from torchrl.collectors import Collector
+    from torchrl.modules import MLP, OneHotCategorical, ProbabilisticActor
+
+    env = TorchRLEnv(envhive.make("CartPole-v1", num_envs=4, seed=0))
+    torch.manual_seed(0)
+    logits = TensorDictModule(MLP(in_features=4, out_features=2, num_cells=[16]), ["observation"], ["logits"])
+    actor = ProbabilisticActor(
+        logits, in_keys=["logits"], distribution_class=OneHotCategorical, spec=env.action_spec, return_log_prob=True
+    )
+    collector = Collector(env, actor, frames_per_batch=64, total_frames=128)
+    batches = list(collector)
+    collector.shutdown()
+    assert len(batches) == 2
+    for data in batches:
+        assert (data["action"].sum(-1) == 1).all()
+        assert data["next", "reward"].sum() > 0

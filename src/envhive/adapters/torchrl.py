@@ -156,8 +156,9 @@ class TorchRLEnv(EnvBase):
 
     def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
         action = tensordict.get("action")
-        # One-hot rows -> indices (argmax takes no bools: view them as bytes, no copy).
-        actions = (action.view(torch.uint8).argmax(-1) if self._one_hot else action).numpy()
+        if self._one_hot:  # one-hot rows -> indices; argmax takes no bools: view those as bytes (no copy)
+            action = (action.view(torch.uint8) if action.dtype == torch.bool else action).argmax(-1)
+        actions = action.numpy()
         if self._action_start:
             actions = actions + self._action_start
         self._restarted = None
