@@ -146,10 +146,11 @@ def test_step_types_and_discounts_are_read_only() -> None:
     assert ts.reward.flags.writeable  # the pool's own arrays are the caller's
 
 
-@pytest.mark.parametrize("num_envs", [1, 5, 40])
-def test_cached_step_types_match_elapsed_steps(num_envs: int) -> None:
-    """Sync step types come from cached patterns: check them against the elapsed-step rule."""
-    env = envhive.make_dm("CartPole-v1", num_envs=num_envs, seed=3)
+@pytest.mark.parametrize(("num_envs", "limit"), [(1, 500), (5, 500), (40, 500), (40, 9)])
+def test_cached_step_types_match_elapsed_steps(num_envs: int, limit: int) -> None:
+    """Sync step types come from cached patterns (computed on bytes): check them against the
+    elapsed-step rule, with terminations and (limit 9) truncations."""
+    env = envhive.make_dm("CartPole-v1", num_envs=num_envs, seed=3, max_episode_steps=limit)
     env.reset()
     rng = np.random.default_rng(1)
     seen = {FIRST: 0, MID: 0, LAST: 0}

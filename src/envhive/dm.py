@@ -30,6 +30,7 @@ from envhive.registry import EnvhivePool, make_spec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
+assert (_FIRST, _MID, _LAST) == (0, 1, 2)  # HiveDmEnv._pattern computes step types on bytes
 # Sync pools keep the (step_type, discount) arrays of each pattern of ended / restarting envs seen
 # so far, up to this many patterns; past it, new patterns are computed every time.
 _PATTERN_CACHE_SIZE = 4096
@@ -101,6 +102,8 @@ class HiveDmEnv(dm_env.Environment):
         # Whether the next step may use the patterns: not before a reset, nor after an error.
         self._use_patterns = False
         self._patterns: dict[bytes, tuple[np.ndarray, np.ndarray, bytes]] = {}
+        self._discounts: dict[bytes, np.ndarray] = {}  # by the terminated flags' bytes
+        self._mid_bytes = int.from_bytes(bytes([_MID]) * n, "little")
         self._first = _read_only(np.full(n, _FIRST, dtype=np.int8))
         self._ones = _read_only(np.ones(n, dtype=np.float32))
         self._zero_reward = _read_only(np.zeros(n, dtype=np.float64))
@@ -160,12 +163,24 @@ class HiveDmEnv(dm_env.Environment):
     def _pattern(
         self, key: bytes, terminated: np.ndarray, truncated: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, bytes]:
-        """Step types and discounts of a sync step whose ended / restarting envs are ``key``."""
-        done = terminated | truncated
-        prev_done = np.frombuffer(key, dtype=np.bool_, count=self.batch_size)
-        step_type = np.where(done, _LAST, np.where(prev_done, _FIRST, _MID)).astype(np.int8)
-        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
-        entry = (_read_only(step_type), _read_only(discount), done.tobytes())
+        """Step types and discounts of a sync step whose ended / restarting envs are ``key``.
+
+        On bytes, as integers: each flag is one byte 0/1, so ``MID + done - prev_done`` computed on
+        the integers the byte strings spell is, byte for byte, LAST where done, FIRST where the
+        previous call ended the episode (never both: the step after an end is the NEXT_STEP reset
+        step), MID elsewhere -- no byte borrows. ``np.frombuffer`` of bytes is read-only already.
+        A handful of integer operations, where numpy would pay a microsecond per tiny call; with
+        many envs most patterns are new (an env ends somewhere almost every step)."""
+        n = self.batch_size
+        term = key[n : 2 * n]
+        done = int.from_bytes(term, "little") | int.from_bytes(key[2 * n :], "little")
+        step_type = (self._mid_bytes + done - int.from_bytes(key[:n], "little")).to_bytes(n, "little")
+        discount = self._discounts.get(term)
+        if discount is None:
+            discount = _read_only(np.subtract(np.float32(1.0), terminated, dtype=np.float32))
+            if len(self._discounts) < _PATTERN_CACHE_SIZE:
+                self._discounts[term] = discount
+        entry = (np.frombuffer(step_type, dtype=np.int8), discount, done.to_bytes(n, "little"))
         if len(self._patterns) < _PATTERN_CACHE_SIZE:
             self._patterns[key] = entry
         return entry
