@@ -169,6 +169,7 @@ def test_player_plays_a_checkpoint_through_the_vecenv(tmp_path, capsys, one_torc
     assert checkpoints, list(tmp_path.rglob("*"))
     params["params"]["config"]["player"] = {"use_vecenv": True, "games_num": 12, "deterministic": True}
     params["params"]["config"]["num_actors"] = 4
+    params["params"]["config"]["device_name"] = "cpu"  # the player defaults to cuda
     player_runner = Runner()
     player_runner.load(params)
     capsys.readouterr()
