@@ -271,3 +271,29 @@ def train_ppo(budget: int) -> list[float]:
                     optimizer.step()
             workers.set_weights({k: v.detach().clone() for k, v in actor.state_dict().items()})
     return returns
+
+
+def test_after_an_env_fault_the_failed_envs_next_row_is_invalid() -> None:
+    """In-process (no Ray): an env raising inside an unroll loses that step's batch; the failed
+    env's next step starts a new episode, so its row is marked invalid like an autoreset step
+    (reward 0), and the other envs' rows stay valid."""
+    from envhive.ray.rollout import RolloutWorker
+
+    worker = RolloutWorker(
+        "Dummy-v0", 2, 2, lambda w, obs, rng: np.ones(len(obs), np.int64), None, None,
+        fail_env=1, fail_step=3, episode_length=0,
+    )  # fmt: skip
+    try:
+        first = worker.rollout()  # steps 1, 2
+        assert first.valid.all()
+        with pytest.raises(envhive.EnvError) as caught:
+            worker.rollout()  # env 1's step 3 raises at once
+        assert caught.value.env_ids == [1]
+        after = worker.rollout()
+        np.testing.assert_array_equal(after.valid[0], [True, False])  # env 1: its new episode's reset step
+        assert after.rewards[0, 1] == 0.0 and after.rewards[0, 0] == 1.0
+        # env 0 went on (its lost step counted), env 1 restarted
+        np.testing.assert_array_equal(after.obs[1][:, 1], [4, 0])
+        assert after.valid[1].all()
+    finally:
+        worker.close()

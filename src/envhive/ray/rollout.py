@@ -190,15 +190,22 @@ class RolloutWorker:
                         extras[name] = np.empty((t_len, *value.shape), value.dtype)
                     extras[name][t] = value
             obs_buf[t] = obs
-            obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
+            try:
+                obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
+            except EnvError as error:
+                # The rows before it stand (their episodes counted); the failed envs' next step
+                # starts a new episode, so it is marked invalid like an autoreset step and their
+                # cut episode is dropped. The other envs' rows of this step are lost with the batch.
+                self.obs = obs
+                self._close_rows(rewards[:t], terminated[:t], truncated[:t])
+                failed = [i for i in error.env_ids if 0 <= i < n]
+                self.ended[failed] = True
+                self.returns[failed] = 0.0
+                self.lengths[failed] = 0
+                raise
         assert actions_buf is not None
         self.obs = obs
-        ended = terminated | truncated
-        valid = np.empty((t_len, n), bool)
-        valid[0] = ~self.ended
-        np.logical_not(ended[:-1], out=valid[1:])  # the step after an episode ends is its autoreset
-        self.ended = ended[-1].copy()
-        ended_returns, ended_lengths = self._episodes(rewards, valid, ended)
+        valid, ended_returns, ended_lengths = self._close_rows(rewards, terminated, truncated)
         env_id = np.broadcast_to(np.arange(self.env_offset, self.env_offset + n, dtype=np.int32), (t_len, n)).copy()
         return Trajectory(
             obs=obs_buf,
@@ -216,6 +223,21 @@ class RolloutWorker:
             episode_returns=ended_returns,
             episode_lengths=ended_lengths,
         )
+
+    def _close_rows(
+        self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Validity of the rows stepped (the step after an episode ends is its autoreset), and the
+        episodes that ended in them; carries the flags and running sums into the next rows."""
+        ended = terminated | truncated
+        valid = np.empty(ended.shape, bool)
+        if len(ended) == 0:
+            return valid, np.zeros(0), np.zeros(0, np.int64)
+        valid[0] = ~self.ended
+        np.logical_not(ended[:-1], out=valid[1:])
+        self.ended = ended[-1].copy()
+        ended_returns, ended_lengths = self._episodes(rewards, valid, ended)
+        return valid, ended_returns, ended_lengths
 
     def _episodes(self, rewards: np.ndarray, valid: np.ndarray, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Returns and lengths of the episodes that end in this unroll (in time, then env order),
