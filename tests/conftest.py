@@ -10,7 +10,8 @@ import pytest
 
 # RLlib (ray[rllib] 2.60) pins gymnasium 1.2.2, so it lives in a venv of its own: `make test` runs
 # its tests and envhive.ray's there (.venv-rllib) and the rest of the suite in both venvs.
-RAY_TESTS = ["test_adapters_rllib.py", "test_ray_vector.py", "test_ray_cluster.py", "test_ray_rollout.py"]
+# Every test module of envhive.ray is test_ray_*.py (they import ray at the top).
+RAY_TESTS = ["test_adapters_rllib.py", *sorted(p.name for p in Path(__file__).parent.glob("test_ray_*.py"))]
 collect_ignore = [] if importlib.util.find_spec("ray") else RAY_TESTS
 
 
