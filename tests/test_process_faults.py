@@ -3,6 +3,7 @@ and a parent that dies. Nothing may hang, and nothing may be left behind."""
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import subprocess
@@ -340,13 +341,28 @@ def test_close_with_a_hung_env_returns_and_cleans_up() -> None:
     _assert_cleaned_up(env, env.worker_pids)
 
 
-def test_ctrl_c_during_recv_then_close() -> None:
+def _interrupt_the_process() -> None:
+    os.kill(os.getpid(), signal.SIGINT)  # the kernel picks the thread: usually, not always, the main one
+
+
+def _interrupt_this_thread() -> None:
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # a Ctrl-C that lands on another thread
+
+
+@pytest.mark.parametrize("send", [_interrupt_the_process, _interrupt_this_thread], ids=["process", "other-thread"])
+def test_ctrl_c_during_recv_then_close(send) -> None:
+    """Ctrl-C while a step waits on a hung env raises KeyboardInterrupt in the caller, also when
+    the signal is delivered to another thread (the wait wakes every SIGNAL_CHECK_MS for it)."""
     env = _faulty(num_envs=2, fail="hang", env=1, step=1)
     env.reset()
     pids = env.worker_pids
-    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
-    with pytest.raises(KeyboardInterrupt):
-        env.step(np.ones(2, dtype=np.int64))
+    faulthandler.dump_traceback_later(120, exit=True)  # a regression fails the run instead of hanging it
+    try:
+        threading.Timer(0.3, send).start()
+        with pytest.raises(KeyboardInterrupt):
+            env.step(np.ones(2, dtype=np.int64))
+    finally:
+        faulthandler.cancel_dump_traceback_later()
     _assert_cleaned_up(env, pids)
 
 

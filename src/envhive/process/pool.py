@@ -33,7 +33,15 @@ from envhive.process.arena import LINE_WORDS, Arena, leaves
 from envhive.process.factory import Factory, Shipped
 from envhive.process.infos import WORKER_SHIFT, InfoReader
 from envhive.process.protocol import CLOSE, CONTROL, OP_BITS, STEP_BLOCK, build_layout, ring_capacity
-from envhive.process.waiting import SKIP_WAKEUPS, EventFd, fence, on_main_thread, spin_window, spin_yield
+from envhive.process.waiting import (
+    SIGNAL_CHECK_MS,
+    SKIP_WAKEUPS,
+    EventFd,
+    fence,
+    on_main_thread,
+    spin_window,
+    spin_yield,
+)
 
 CLOSE_GRACE_S = 2.0  # how long close() lets workers finish and exit before SIGTERM, then SIGKILL
 BUSY_MESSAGE = (
@@ -596,16 +604,22 @@ class ProcessPool:
         self.want_total[0] = target
         waiting[0] = 1
         fence()  # the flag is visible before we look at the counters once more
+        # A signal sent to the process (Ctrl-C) may be delivered to any of its threads (torch's,
+        # a timer's); Python runs the handler on the main thread only when it next executes
+        # bytecode, so a main-thread wait wakes now and then to let KeyboardInterrupt through.
+        signal_ms = SIGNAL_CHECK_MS if on_main_thread() else None
         try:
             while not ready():
                 if self.closing:
                     raise PoolClosedError(f"{CLOSED_MESSAGE} (closed by another thread while a call waited)")
-                ms = None
+                ms = signal_ms
                 if deadline is not None:
                     left = deadline - time.perf_counter()
                     if left <= 0:
                         raise TimeoutError("recv timed out before enough envs finished")
                     ms = max(1, int(left * 1000 + 0.999))
+                    if signal_ms is not None:
+                        ms = min(ms, signal_ms)
                 for fd, _ in poller.poll(ms):
                     kind, h = self._fd_owner[fd]
                     if kind == "done":

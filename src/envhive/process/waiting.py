@@ -95,6 +95,7 @@ def on_main_thread() -> bool:
 
 
 YIELD_SPIN = os.environ.get("ENVHIVE_YIELD_SPIN", "1") == "1"
+SIGNAL_CHECK_MS = 200  # the longest a main-thread wait blocks before letting Python run signal handlers
 SPIN_FLOOR_S = 20e-6  # the shortest spin worth making
 
 
