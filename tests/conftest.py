@@ -32,3 +32,15 @@ def local_ray():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
     yield
     ray.shutdown()
+
+
+@pytest.fixture
+def python_sigint():
+    """Python's own Ctrl-C handler (KeyboardInterrupt) for the test. A runner started in the
+    background by a non-interactive shell (``nohup make test &``) inherits SIGINT ignored, and
+    Python then installs no handler: a test sending itself SIGINT would wait forever."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

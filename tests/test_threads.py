@@ -137,6 +137,7 @@ def test_threads_taking_turns_are_fine() -> None:
     env.close()
 
 
+@pytest.mark.usefixtures("python_sigint")
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
 def test_ctrl_c_in_sync_mode_returns_within_one_env_step() -> None:
     """4 envs of 0.5 s each on 2 threads: the caller answers Ctrl-C after its current env, not
