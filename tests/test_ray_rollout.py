@@ -188,6 +188,11 @@ def test_a_hung_worker_times_out_and_is_replaced(tmp_path) -> None:
         stall.unlink()  # the replacement starts with the same weights, which no longer stall
         t = workers.next(timeout=60)
         assert t.incarnation == 1 and t.policy_version == 0
+        handles = [*workers._killed, *workers._workers]
+    assert len(handles) == 2
+    for handle in handles:  # close() returned only once both the stalled and the new worker were gone
+        with pytest.raises(ray.exceptions.RayActorError):
+            ray.get(handle.__ray_ready__.remote(), timeout=60)
 
 
 class Actor(torch.nn.Module):

@@ -29,7 +29,7 @@ import numpy as np
 import ray
 
 from envhive.errors import EnvError, PoolClosedError
-from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, resolve_global_seeds
+from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, release_actors, resolve_global_seeds
 from envhive.registry import DEFAULT_SEED
 from envhive.vector import HiveVectorEnv
 
@@ -310,6 +310,7 @@ class RolloutWorkers:
         **pool_kwargs: Any,
     ) -> None:
         self._workers: list[Any] = []
+        self._killed: list[Any] = []  # workers replaced after a fault: close() waits until they are gone
         if not ray.is_initialized():
             raise RuntimeError("RolloutWorkers needs a running Ray: call ray.init() first")
         if not isinstance(unroll_length, int) or unroll_length < 1:
@@ -378,6 +379,7 @@ class RolloutWorkers:
             return False
         self.restarts += 1
         ray.kill(self._workers[k], no_restart=True)
+        self._killed.append(self._workers[k])
         self._incarnations[k] += 1
         self._workers[k] = self._spawn(k)
         self._queues[k] = [self._workers[k].rollout.remote() for _ in range(self.max_in_flight)]
@@ -453,12 +455,12 @@ class RolloutWorkers:
             raise PoolClosedError("these RolloutWorkers are closed")
 
     def close(self) -> None:
-        """Release every worker actor."""
+        """Release every worker actor; returns once Ray reports each one dead (their CPUs free)."""
         if self._closed:
             return
         self._closed = True
-        for worker in self._workers:
-            ray.kill(worker, no_restart=True)
+        release_actors(self._workers + self._killed)
+        self._killed = []
         self._workers = []
         self._queues = []
 

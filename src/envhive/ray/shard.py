@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +67,38 @@ class ShardLayout:
     def ids(self, shard: int) -> range:
         start = self.offsets[shard]
         return range(start, start + self.sizes[shard])
+
+
+def release_actors(actors: Sequence[Any], timeout: float = 10.0) -> list[Any]:
+    """Kill ``actors`` and wait until Ray reports each one dead (at most ``timeout`` seconds), so
+    their CPUs are free again when this returns; returns the ones still alive at the deadline.
+
+    ``ray.kill`` only asks the GCS to kill: a call sent to the handle right after it can still run
+    on the live actor. Polling the handle's built-in ``__ray_ready__`` until it raises
+    ``RayActorError`` is the wait Ray itself suggests (ray-project/ray#34917)."""
+    for actor in actors:
+        ray.kill(actor, no_restart=True)
+    pending = list(actors)
+    deadline = time.monotonic() + timeout
+    while pending:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        refs = [actor.__ray_ready__.remote() for actor in pending]
+        ray.wait(refs, num_returns=len(refs), timeout=left)
+        alive = []
+        for actor, ref in zip(pending, refs, strict=True):
+            try:
+                ray.get(ref, timeout=0)
+            except ray.exceptions.RayActorError:
+                continue
+            except ray.exceptions.GetTimeoutError:
+                pass  # busy in a call it had before the kill: SIGKILL ends it
+            alive.append(actor)
+        pending = alive
+        if pending:
+            time.sleep(0.02)
+    return pending
 
 
 def incarnation_seeds(base: Sequence[int] | None, incarnation: int) -> list[int] | None:

@@ -33,7 +33,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
-from envhive.ray.shard import EnvShard, ShardLayout, incarnation_seeds, resolve_global_seeds
+from envhive.ray.shard import EnvShard, ShardLayout, incarnation_seeds, release_actors, resolve_global_seeds
 from envhive.registry import DEFAULT_SEED, check_reset_mask, make_spec
 
 Step = tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
@@ -188,6 +188,7 @@ class RayVectorEnv(VectorEnv):
         options = {"num_cpus": num_cpus_per_shard, "max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
         self._actor_class = ray.remote(shard_class).options(**options)
         self._closed = False
+        self._killed: list[Any] = []  # handles killed on a fault: close() waits until they are gone
         self._sent = 0
         self._shards = [_Shard(k, self.layout.ids(k)) for k in range(num_shards)]
         try:
@@ -249,6 +250,7 @@ class RayVectorEnv(VectorEnv):
     def _kill(self, shard: _Shard) -> None:
         if shard.actor is not None:
             ray.kill(shard.actor, no_restart=True)
+            self._killed.append(shard.actor)
         shard.call = None
         shard.pending = None
 
@@ -676,7 +678,8 @@ class RayVectorEnv(VectorEnv):
             raise PoolClosedError("this RayVectorEnv is closed")
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Release every shard actor (a live one closes its pool first, within a few seconds)."""
+        """Release every shard actor (a live one closes its pool first, within a few seconds);
+        returns once Ray reports each one dead, so their CPUs are free for the next env."""
         self._release()
 
     def _release(self) -> None:
@@ -685,10 +688,10 @@ class RayVectorEnv(VectorEnv):
         closing = [s.actor.close.remote() for s in shards if s.actor is not None and s.dead is None]
         if closing:
             ray.wait(closing, num_returns=len(closing), timeout=5.0)
+        release_actors([s.actor for s in shards if s.actor is not None] + self._killed)
+        self._killed = []
         for shard in shards:
-            if shard.actor is not None:
-                ray.kill(shard.actor, no_restart=True)
-                shard.actor = None
+            shard.actor = None
 
     @property
     def closed(self) -> bool:
