@@ -241,35 +241,34 @@ class RolloutWorker:
 
     def _episodes(self, rewards: np.ndarray, valid: np.ndarray, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Returns and lengths of the episodes that end in this unroll (in time, then env order),
-        carrying each env's running sums into the next unroll."""
-        returns = np.cumsum(rewards, axis=0) + self.returns  # running return of each env, from its episode start
-        lengths = np.cumsum(valid, axis=0, dtype=np.int64) + self.lengths
-        t_end, i_end = np.nonzero(ended)
-        # what the sums held at the end of each env's previous episode in this unroll (0: none)
-        base_r, base_l = np.zeros_like(rewards), np.zeros(rewards.shape, np.int64)
-        if len(t_end):
-            base_r[t_end, i_end] = returns[t_end, i_end]
-            base_l[t_end, i_end] = lengths[t_end, i_end]
-            last = np.where(ended, np.arange(len(rewards))[:, None], -1)
-            np.maximum.accumulate(last, axis=0, out=last)
-            prev = np.empty_like(last)
-            prev[0] = -1
-            prev[1:] = last[:-1]  # the last end strictly before each row
-            cols = np.broadcast_to(np.arange(rewards.shape[1]), rewards.shape)
-            has = prev >= 0
-            offset_r = np.where(has, base_r[np.maximum(prev, 0), cols], 0.0)
-            offset_l = np.where(has, base_l[np.maximum(prev, 0), cols], 0)
-            episode_returns = (returns - offset_r)[t_end, i_end]
-            episode_lengths = (lengths - offset_l)[t_end, i_end]
-            tail = last[-1]
-            end_r = np.where(tail >= 0, base_r[np.maximum(tail, 0), np.arange(rewards.shape[1])], 0.0)
-            end_l = np.where(tail >= 0, base_l[np.maximum(tail, 0), np.arange(rewards.shape[1])], 0)
-            self.returns = returns[-1] - end_r
-            self.lengths = lengths[-1] - end_l
-            return episode_returns, episode_lengths
-        self.returns = returns[-1]
-        self.lengths = lengths[-1]
-        return np.zeros(0), np.zeros(0, np.int64)
+        carrying each env's running sums into the next unroll.
+
+        Running sums from each env's episode start (the carry plus a cumulative sum); an episode's
+        total is the sum at its last row less the sum at its env's previous end (0 for the first
+        end of an env in this unroll)."""
+        returns = np.cumsum(rewards, axis=0)
+        returns += self.returns
+        lengths = np.cumsum(valid, axis=0, dtype=np.int64)
+        lengths += self.lengths
+        env, t = np.nonzero(ended.T)  # grouped by env, in time order inside each env
+        if len(env) == 0:
+            self.returns, self.lengths = returns[-1], lengths[-1]
+            return np.zeros(0), np.zeros(0, np.int64)
+        at_r, at_l = returns[t, env], lengths[t, env]
+        first = np.empty(len(env), bool)
+        first[0] = True
+        np.not_equal(env[1:], env[:-1], out=first[1:])
+        before_r, before_l = np.empty_like(at_r), np.empty_like(at_l)  # the sums at the previous end
+        before_r[1:], before_l[1:] = at_r[:-1], at_l[:-1]
+        before_r[first], before_l[first] = 0.0, 0
+        last = np.empty(len(env), bool)  # each env's last end carries over what follows it
+        last[-1] = True
+        np.not_equal(env[1:], env[:-1], out=last[:-1])
+        self.returns, self.lengths = returns[-1].copy(), lengths[-1].copy()
+        self.returns[env[last]] -= at_r[last]
+        self.lengths[env[last]] -= at_l[last]
+        order = np.lexsort((env, t))
+        return (at_r - before_r)[order], (at_l - before_l)[order]
 
     def close(self) -> None:
         self.pool.close()
