@@ -12,10 +12,6 @@ from envhive.process import ProcessVectorEnv
 from envhive.registry import EnvhivePool, backend_for
 from envhive.vector import HiveVectorEnv
 
-# The pools an adapter wraps, by their shape: the native pool, the process backend (any other
-# Gymnasium env) and Ray shards (envhive.ray.RayVectorEnv).
-POOL_TYPES = (EnvhivePool,)
-
 MODE_NAMES = {
     AutoresetMode.NEXT_STEP: "next_step",
     AutoresetMode.SAME_STEP: "same_step",

@@ -35,7 +35,7 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from envhive.adapters.common import MODE_NAMES, POOL_TYPES, make_pool, require_full_batches, require_mode
+from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
 from envhive.registry import EnvhivePool
 from envhive.vector import HiveVectorEnv
@@ -56,7 +56,7 @@ class SB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` stepping every env of a sync, SAME_STEP envhive pool (see the module doc)."""
 
     def __init__(self, pool: EnvhivePool) -> None:
-        if not isinstance(pool, POOL_TYPES):
+        if not isinstance(pool, EnvhivePool):
             raise TypeError(
                 f"SB3VecEnv wraps an envhive pool (envhive.make(...), envhive.ray.RayVectorEnv(...)), "
                 f"got {type(pool).__name__}; "

@@ -37,7 +37,7 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Bounded, Categorical, Composite, OneHot, Unbounded
 from torchrl.envs import EnvBase
 
-from envhive.adapters.common import POOL_TYPES, make_pool, require_full_batches
+from envhive.adapters.common import make_pool, require_full_batches
 from envhive.authoring import PyEnv
 from envhive.errors import EnvError
 from envhive.registry import EnvhivePool
@@ -87,7 +87,7 @@ class TorchRLEnv(EnvBase):
     """A TorchRL env of ``batch_size=[num_envs]`` over a sync envhive pool (see the module doc)."""
 
     def __init__(self, pool: EnvhivePool, *, categorical_action_encoding: bool = False) -> None:
-        if not isinstance(pool, POOL_TYPES):
+        if not isinstance(pool, EnvhivePool):
             raise TypeError(
                 f"TorchRLEnv wraps an envhive pool (envhive.make(...), envhive.ray.RayVectorEnv(...)), "
                 f"got {type(pool).__name__}; "
