@@ -14,7 +14,7 @@ import torch
 
 import envhive
 from envhive.ray import RolloutWorkers, TorchScriptPolicy
-from envhive.ray.shard import incarnation_seeds
+from envhive.ray.shard import incarnation_seeds, release_actors
 
 pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
 
@@ -116,7 +116,7 @@ def test_faults_name_the_workers_env_ids() -> None:
         with pytest.raises(envhive.EnvError) as caught:
             workers.next(timeout=60)
         assert caught.value.env_ids == [3]  # worker 1's local env 1
-        ray.kill(workers._workers[0])
+        assert not release_actors([workers._workers[0]], timeout=60)
         died = None
         for _ in range(8):  # unrolls queued before the kill may still come back (with the env's fault)
             try:
@@ -141,7 +141,7 @@ def test_a_dead_worker_restarts_with_fresh_seeds_and_the_latest_weights() -> Non
         first = workers.next(timeout=60)
         assert first.worker == 0 and first.incarnation == 0
         version = workers.set_weights(1)
-        ray.kill(workers._workers[0])
+        assert not release_actors([workers._workers[0]], timeout=60)
         seen = [workers.next(timeout=60) for _ in range(8)]
         assert workers.restarts == 1
         reborn = [t for t in seen if t.worker == 0 and t.incarnation == 1]
@@ -154,7 +154,7 @@ def test_a_dead_worker_restarts_with_fresh_seeds_and_the_latest_weights() -> Non
         obs, _ = pool.reset()
         pool.close()
         np.testing.assert_array_equal(reborn[0].obs[0], obs)
-        ray.kill(workers._workers[1])  # no restarts left: worker 1's death is reported
+        assert not release_actors([workers._workers[1]], timeout=60)  # no restarts left: worker 1's death is reported
         died = None
         for _ in range(8):
             try:

@@ -13,6 +13,7 @@ import ray
 
 import envhive
 from envhive.ray import EnvShard, RayVectorEnv, ShardLayout, incarnation_seeds
+from envhive.ray.shard import release_actors
 
 pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
 
@@ -196,7 +197,7 @@ def test_killed_shard_is_an_env_error_until_reset() -> None:
     try:
         env.reset()
         env.step(np.ones(5, np.int64))
-        ray.kill(env._shards[1].actor)
+        assert not release_actors([env._shards[1].actor], timeout=60)
         with pytest.raises(envhive.EnvError) as caught:
             env.step(np.ones(5, np.int64))
         assert caught.value.env_ids == [3, 4]
@@ -221,7 +222,7 @@ def test_restarted_shard_reports_truncation_then_fresh_episodes() -> None:
         for _ in range(3):
             last = env.step(np.ones(4, np.int64))
             local.step(np.ones(4, np.int64))
-        ray.kill(env._shards[0].actor)
+        assert not release_actors([env._shards[0].actor], timeout=60)
         obs, reward, terminated, truncated, info = env.step(np.ones(4, np.int64))
         expected = local.step(np.ones(4, np.int64))
         np.testing.assert_array_equal(truncated, [True, True, False, False])
@@ -235,7 +236,7 @@ def test_restarted_shard_reports_truncation_then_fresh_episodes() -> None:
         fresh.close()
         assert not (truncated[:2] | terminated[:2]).any() and not reward[:2].any()
         assert env.restarts == 1
-        ray.kill(env._shards[1].actor)  # restarts are used up
+        assert not release_actors([env._shards[1].actor], timeout=60)  # restarts are used up
         with pytest.raises(envhive.EnvError) as caught:
             env.step(np.ones(4, np.int64))
         assert caught.value.env_ids == [2, 3]
