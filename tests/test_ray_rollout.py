@@ -178,6 +178,7 @@ def test_a_hung_worker_times_out_and_is_replaced(tmp_path) -> None:
         "CartPole-v1", 1, 2, stall_policy, unroll_length=5, num_cpus_per_worker=0, max_restarts=1
     ) as workers:
         workers.next(timeout=60)
+        handles = list(workers._workers)  # the worker about to stall
         stall.touch()
         workers.set_weights(str(stall))  # from the next unroll the worker stalls
         with pytest.raises(envhive.EnvError, match="no trajectory within 2") as caught:
@@ -188,7 +189,7 @@ def test_a_hung_worker_times_out_and_is_replaced(tmp_path) -> None:
         stall.unlink()  # the replacement starts with the same weights, which no longer stall
         t = workers.next(timeout=60)
         assert t.incarnation == 1 and t.policy_version == 0
-        handles = [*workers._killed, *workers._workers]
+        handles += workers._workers  # its replacement
     assert len(handles) == 2
     for handle in handles:  # close() returned only once both the stalled and the new worker were gone
         with pytest.raises(ray.exceptions.RayActorError):

@@ -252,20 +252,16 @@ class RolloutWorker:
         lengths += self.lengths
         env, t = np.nonzero(ended.T)  # grouped by env, in time order inside each env
         if len(env) == 0:
-            self.returns, self.lengths = returns[-1], lengths[-1]
+            self.returns, self.lengths = returns[-1].copy(), lengths[-1].copy()
             return np.zeros(0), np.zeros(0, np.int64)
         at_r, at_l = returns[t, env], lengths[t, env]
-        first = np.empty(len(env), bool)
-        first[0] = True
-        np.not_equal(env[1:], env[:-1], out=first[1:])
+        new_env = np.concatenate(([True], env[1:] != env[:-1], [True]))  # an env's run of ends starts / ends
+        first, last = new_env[:-1], new_env[1:]
         before_r, before_l = np.empty_like(at_r), np.empty_like(at_l)  # the sums at the previous end
         before_r[1:], before_l[1:] = at_r[:-1], at_l[:-1]
         before_r[first], before_l[first] = 0.0, 0
-        last = np.empty(len(env), bool)  # each env's last end carries over what follows it
-        last[-1] = True
-        np.not_equal(env[1:], env[:-1], out=last[:-1])
         self.returns, self.lengths = returns[-1].copy(), lengths[-1].copy()
-        self.returns[env[last]] -= at_r[last]
+        self.returns[env[last]] -= at_r[last]  # each env's last end: what follows it carries over
         self.lengths[env[last]] -= at_l[last]
         order = np.lexsort((env, t))
         return (at_r - before_r)[order], (at_l - before_l)[order]
@@ -309,7 +305,6 @@ class RolloutWorkers:
         **pool_kwargs: Any,
     ) -> None:
         self._workers: list[Any] = []
-        self._killed: list[Any] = []  # workers replaced after a fault: close() waits until they are gone
         if not ray.is_initialized():
             raise RuntimeError("RolloutWorkers needs a running Ray: call ray.init() first")
         if not isinstance(unroll_length, int) or unroll_length < 1:
@@ -377,8 +372,7 @@ class RolloutWorkers:
         if self.restarts >= self.max_restarts:
             return False
         self.restarts += 1
-        ray.kill(self._workers[k], no_restart=True)
-        self._killed.append(self._workers[k])
+        release_actors([self._workers[k]])  # dead, and its CPUs free, before the replacement starts
         self._incarnations[k] += 1
         self._workers[k] = self._spawn(k)
         self._queues[k] = [self._workers[k].rollout.remote() for _ in range(self.max_in_flight)]
@@ -458,8 +452,7 @@ class RolloutWorkers:
         if self._closed:
             return
         self._closed = True
-        release_actors(self._workers + self._killed)
-        self._killed = []
+        release_actors(self._workers)
         self._workers = []
         self._queues = []
 

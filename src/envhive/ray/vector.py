@@ -188,7 +188,6 @@ class RayVectorEnv(VectorEnv):
         options = {"num_cpus": num_cpus_per_shard, "max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
         self._actor_class = ray.remote(shard_class).options(**options)
         self._closed = False
-        self._killed: list[Any] = []  # handles killed on a fault: close() waits until they are gone
         self._sent = 0
         self._shards = [_Shard(k, self.layout.ids(k)) for k in range(num_shards)]
         try:
@@ -249,8 +248,7 @@ class RayVectorEnv(VectorEnv):
 
     def _kill(self, shard: _Shard) -> None:
         if shard.actor is not None:
-            ray.kill(shard.actor, no_restart=True)
-            self._killed.append(shard.actor)
+            release_actors([shard.actor])  # dead, and its CPUs free, before any replacement starts
         shard.call = None
         shard.pending = None
 
@@ -688,8 +686,7 @@ class RayVectorEnv(VectorEnv):
         closing = [s.actor.close.remote() for s in shards if s.actor is not None and s.dead is None]
         if closing:
             ray.wait(closing, num_returns=len(closing), timeout=5.0)
-        release_actors([s.actor for s in shards if s.actor is not None] + self._killed)
-        self._killed = []
+        release_actors([s.actor for s in shards if s.actor is not None])
         for shard in shards:
             shard.actor = None
 
