@@ -215,3 +215,31 @@ def test_single_env_view_truncation_and_fresh_step() -> None:
     ts = env.step(np.zeros(1, dtype=np.float32))
     assert ts.last() and ts.discount == 1.0 and env.last_info["truncated"]
     assert env.step(np.zeros(1, dtype=np.float32)).first()
+
+
+def test_native_step_types_equal_the_facades_own_on_another_backend() -> None:
+    """The native pool computes step types and discounts (step_dm); over the process backend the
+    facade derives them from the flags. Same seeds, same actions: the same TimeSteps, with
+    terminations and (limit 12) truncations."""
+    kwargs = dict(num_envs=5, seed=3, max_episode_steps=12)
+    native = envhive.make_dm("CartPole-v1", **kwargs)
+    derived = envhive.make_dm(envhive.make("CartPole-v1", backend="process", **kwargs))
+    assert native._step_dm is not None and derived._step_dm is None
+    for a, b in zip(native.reset(), derived.reset(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(120):
+        action = rng.integers(0, 2, size=5)
+        ts, ref = native.step(action), derived.step(action)
+        for name in ("step_type", "reward", "discount", "observation"):
+            x, y = getattr(ts, name), getattr(ref, name)
+            assert x.dtype == y.dtype, name
+            np.testing.assert_array_equal(x, y, err_msg=name)
+        assert not ts.step_type.flags.writeable and not ts.discount.flags.writeable
+        for key in ("terminated", "truncated", "elapsed_step", "env_id"):
+            np.testing.assert_array_equal(native.last_info[key], derived.last_info[key])
+        seen.update(zip(ts.step_type.tolist(), ts.discount.tolist(), strict=True))
+    assert {(FIRST, 1.0), (MID, 1.0), (LAST, 0.0), (LAST, 1.0)} <= seen
+    native.close()
+    derived.close()

@@ -8,6 +8,7 @@
 #define PY_ARRAY_UNIQUE_SYMBOL envhive_ARRAY_API
 #include <numpy/arrayobject.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -81,9 +82,10 @@ PyObject* make_owner(const std::shared_ptr<BlockRecycler>& recycler, std::byte* 
 }
 
 // A numpy array viewing `data`, kept alive by `owner`.
-nb::object view(PyObject* owner, const void* data, int typenum, int nd, const npy_intp* dims) {
+nb::object view(PyObject* owner, const void* data, int typenum, int nd, const npy_intp* dims,
+                int flags = NPY_ARRAY_CARRAY) {
   PyObject* arr = PyArray_New(&PyArray_Type, nd, const_cast<npy_intp*>(dims), typenum, nullptr,
-                              const_cast<void*>(data), 0, NPY_ARRAY_CARRAY, nullptr);
+                              const_cast<void*>(data), 0, flags, nullptr);
   if (!arr) throw nb::python_error();
   Py_INCREF(owner);
   if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(arr), owner) < 0) {
@@ -165,6 +167,7 @@ class NativePool {
     obs_dims_.push_back(rows);
     for (auto d : sp.observation.shape) obs_dims_.push_back(d);
     for (const auto& info : sp.infos) {
+      if (info.name == "discount" && info.shape.empty()) discount_info_ = static_cast<int>(info_names_.size());
       info_names_.push_back(nb::str(info.name.c_str()));
       final_info_masks_.push_back(nb::str(("_" + info.name).c_str()));
       std::vector<npy_intp> dims{rows};
@@ -234,6 +237,36 @@ class NativePool {
     check_can_receive();
     wait_batch(std::nullopt, "step()");
     return take_batch();
+  }
+
+  // dm_env's view of a step / recv: (timestep, (info, terminated, truncated)), the timestep a
+  // `timestep_type` (a 4-field tuple subclass: dm_env.TimeStep) of (step_type, reward, discount,
+  // obs). step_type and discount are read-only int8 / float32 arrays computed here from the flags,
+  // elapsed_step and the task's own scalar `discount` info, if it has one.
+  nb::tuple step_dm(nb::handle actions, nb::handle env_id) {
+    Call call(*this);
+    check_timestep_type();
+    send_unguarded(actions, env_id, false);
+    check_can_receive();
+    wait_batch(std::nullopt, "step()");
+    return take_batch(true);
+  }
+
+  nb::tuple recv_dm(nb::handle timeout) {
+    Call call(*this);
+    check_timestep_type();
+    const std::optional<double> seconds = parse_timeout(timeout);
+    check_can_receive();
+    wait_batch(seconds, "recv()");
+    return take_batch(true);
+  }
+
+  nb::object timestep_type() const { return timestep_type_.is_valid() ? timestep_type_ : nb::none(); }
+  void set_timestep_type(nb::handle type) {
+    if (!PyType_Check(type.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type) ||
+        reinterpret_cast<PyTypeObject*>(type.ptr())->tp_basicsize != PyTuple_Type.tp_basicsize)
+      throw nb::type_error("timestep_type must be a tuple subclass without instance attributes (dm_env.TimeStep)");
+    timestep_type_ = nb::borrow(type);
   }
 
   // Drains anything in flight, resets the envs in `mask` (all when None), seeding those in `seeds`
@@ -962,8 +995,9 @@ class NativePool {
     throw nb::python_error();
   }
 
-  // The finished batch as numpy arrays: (obs, reward, terminated, truncated, info).
-  nb::tuple take_batch() {
+  // The finished batch as numpy arrays: (obs, reward, terminated, truncated, info), or with `dm`
+  // dm_env's (step_type, reward, discount, obs, terminated, truncated, info).
+  nb::tuple take_batch(bool dm = false) {
     std::vector<EnvFailure> failures;
     std::byte* blk = pool_->finish_recv(failures);
     PyObject* owner_raw = make_owner(pool_->recycler(), blk);
@@ -984,7 +1018,56 @@ class NativePool {
       info[info_names_[f]] = view(owner_raw, L.infos[f].in(blk), npy_type(infos[f].dtype),
                                   static_cast<int>(info_dims_[f].size()), info_dims_[f].data());
     if (pool_->options().autoreset_mode == AutoresetMode::kSameStep) add_final(info, owner_raw, blk, env_id);
-    return nb::make_tuple(obs, reward, terminated, truncated, info);
+    if (!dm) return nb::make_tuple(obs, reward, terminated, truncated, info);
+    write_dm_columns(blk);
+    constexpr int kReadOnly = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
+    nb::object step_type = view(owner_raw, L.step_type.in(blk), NPY_INT8, 1, rows, kReadOnly);
+    nb::object discount = view(owner_raw, L.discount.in(blk), NPY_FLOAT32, 1, rows, kReadOnly);
+    // tuple.__new__(timestep_type, ...) without its argument parsing: the type has no fields
+    // beyond the tuple's (set_timestep_type checks), so it is a tuple of the four, typed.
+    auto* type = reinterpret_cast<PyTypeObject*>(timestep_type_.ptr());
+    PyObject* ts = type->tp_alloc(type, 4);
+    if (!ts) throw nb::python_error();
+    PyTuple_SET_ITEM(ts, 0, step_type.release().ptr());
+    PyTuple_SET_ITEM(ts, 1, reward.release().ptr());
+    PyTuple_SET_ITEM(ts, 2, discount.release().ptr());
+    PyTuple_SET_ITEM(ts, 3, obs.release().ptr());
+    return nb::make_tuple(nb::steal(ts), nb::make_tuple(info, terminated, truncated));
+  }
+
+  void check_timestep_type() const {
+    if (!timestep_type_.is_valid()) throw nb::value_error("set timestep_type (dm_env.TimeStep) before step_dm / recv_dm");
+  }
+
+  // dm_env's step types and discounts of a finished batch. A row is LAST when its episode ended,
+  // FIRST when it (re)started an episode (elapsed_step 0: a reset, or the NEXT_STEP reset step
+  // after a LAST), MID otherwise; its discount is 0 on termination, 1 otherwise (a truncation
+  // bootstraps), lowered by the task's own `discount` info (Atari's zero_discount_on_life_loss).
+  void write_dm_columns(std::byte* blk) {
+    const BatchLayout& L = pool_->layout();
+    const size_t rows = L.rows;
+    const bool* terminated = L.terminated.in(blk);
+    const bool* truncated = L.truncated.in(blk);
+    const int32_t* elapsed = L.elapsed_step.in(blk);
+    int8_t* step_type = L.step_type.in(blk);
+    float* discount = L.discount.in(blk);
+    for (size_t r = 0; r < rows; ++r) {
+      step_type[r] = terminated[r] || truncated[r] ? int8_t{2} : elapsed[r] == 0 ? int8_t{0} : int8_t{1};
+      discount[r] = terminated[r] ? 0.0f : 1.0f;
+    }
+    if (discount_info_ < 0) return;
+    const std::byte* task = L.infos[discount_info_].in(blk);
+    auto lower = [&]<class T>(const T* values) {
+      for (size_t r = 0; r < rows; ++r) discount[r] = std::min(discount[r], static_cast<float>(values[r]));
+    };
+    switch (pool_->spaces().infos[discount_info_].dtype) {
+      case DType::kBool: lower(reinterpret_cast<const bool*>(task)); break;
+      case DType::kUInt8: lower(reinterpret_cast<const uint8_t*>(task)); break;
+      case DType::kInt32: lower(reinterpret_cast<const int32_t*>(task)); break;
+      case DType::kInt64: lower(reinterpret_cast<const int64_t*>(task)); break;
+      case DType::kFloat32: lower(reinterpret_cast<const float*>(task)); break;
+      case DType::kFloat64: lower(reinterpret_cast<const double*>(task)); break;
+    }
   }
 
   // SAME_STEP: Gymnasium's final_obs (object array, None where no episode ended) and final_info
@@ -1064,6 +1147,10 @@ class NativePool {
   int obs_type_ = NPY_FLOAT32;
   std::vector<npy_intp> obs_dims_;
   std::vector<nb::str> info_names_, final_info_masks_;
+  // The index of the task's scalar `discount` info field; -1 without one (the dm facade refuses a
+  // task whose `discount` info is not a scalar).
+  int discount_info_ = -1;
+  nb::object timestep_type_;  // what step_dm / recv_dm return their timestep as
   std::vector<std::vector<npy_intp>> info_dims_;
   std::vector<int32_t> all_ids_, ids_;
   std::vector<int32_t> held_ids_;  // a partial sync step: the stepped envs, then the held ones
@@ -1163,6 +1250,14 @@ void bind_native_pool(nb::module_& m) {
       .def("recv", &NativePool::recv, nb::arg("timeout").none() = nb::none())
       .def("step", &NativePool::step, nb::arg("actions"), nb::arg("env_id").none() = nb::none(), nb::kw_only(),
            nb::arg("partial") = false)
+      .def("step_dm", &NativePool::step_dm, nb::arg("actions"), nb::arg("env_id").none() = nb::none(),
+           "step() as dm_env sees it: (timestep, (info, terminated, truncated)), timestep a timestep_type of "
+           "(step_type, reward, discount, obs), step_type int8 (FIRST 0, MID 1, LAST 2) and discount float32, "
+           "both read-only.")
+      .def("recv_dm", &NativePool::recv_dm, nb::arg("timeout").none() = nb::none(),
+           "recv() as dm_env sees it (see step_dm).")
+      .def_prop_rw("timestep_type", &NativePool::timestep_type, &NativePool::set_timestep_type,
+                   "The tuple subclass step_dm / recv_dm build their timestep as (dm_env.TimeStep); None until set.")
       .def("reset", &NativePool::reset, nb::kw_only(), nb::arg("mask").none() = nb::none(),
            nb::arg("seeds") = nb::dict(), nb::arg("options") = nb::dict())
       .def("async_reset", &NativePool::async_reset, nb::kw_only(), nb::arg("mask").none() = nb::none(),

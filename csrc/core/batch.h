@@ -41,6 +41,10 @@ struct BatchLayout {
   Column<bool> terminated, truncated;
   Column<int32_t> env_id, elapsed_step;
   std::vector<RowColumn> infos;  // one per declared info field
+  // dm_env's step type (FIRST 0, MID 1, LAST 2) and discount, written on the caller's thread by
+  // the dm facade's calls from the columns above; the workers never touch them.
+  Column<int8_t> step_type;
+  Column<float> discount;
   // SAME_STEP only: which rows ended an episode, and their terminal observation, step and infos.
   Column<bool> final_mask;
   RowColumn final_obs;
@@ -67,6 +71,8 @@ struct BatchLayout {
     column(elapsed_step);
     infos.resize(spaces.infos.size());
     for (size_t f = 0; f < infos.size(); ++f) row_column(infos[f], spaces.infos[f].bytes());
+    column(step_type);
+    column(discount);
     if (with_final) {
       column(final_mask);
       row_column(final_obs, spaces.observation.bytes());

@@ -54,7 +54,7 @@ from envhive.images import read_png_rgba
 from envhive.spaces import ConfigDecl, InfoDecl, RenderDecl, SpaceDecl
 
 # The interface version between family modules and this package (csrc/bindings/protocol.h).
-PROTOCOL = 2
+PROTOCOL = 3
 MANIFEST_SUFFIX = ".tasks.json"
 # Plug-ins declare their family modules here: [project.entry-points."envhive.families"] mypkg = "mypkg._envs"
 PLUGIN_GROUP = "envhive.families"

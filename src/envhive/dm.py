@@ -17,6 +17,7 @@ LAST starts a new episode (the action is ignored).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import dm_env
@@ -26,7 +27,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envhive.errors import EnvError
-from envhive.registry import EnvhivePool, make_spec
+from envhive.registry import EnvhivePool, TaskSpec, make_spec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
@@ -58,6 +59,16 @@ def _dm_pool(task_id: str | VectorEnv | EnvhivePool, kwargs: dict[str, Any]) -> 
     raise TypeError(f"expected an envhive task id or an envhive vector env, got {task_id!r}")
 
 
+def _check_discount_info(task_spec: TaskSpec) -> None:
+    """A task's own ``discount`` info lowers each env's discount: it must be one number per env."""
+    field = task_spec.info_fields.get("discount")
+    if field is not None and field[1] != ():
+        raise ValueError(
+            f"{task_spec.id}: its 'discount' info has shape {field[1]}; the dm_env facades lower each env's "
+            "discount by a 'discount' info of one number per env (shape ())"
+        )
+
+
 def to_dm_spec(space: spaces.Space[Any], name: str) -> Any:
     """The dm_env spec of one env's observation or action (Dict -> dict, Tuple -> tuple of specs)."""
     if isinstance(space, spaces.Discrete):
@@ -81,9 +92,11 @@ def to_dm_spec(space: spaces.Space[Any], name: str) -> Any:
 class HiveDmEnv(dm_env.Environment):
     """Batched dm_env over ``num_envs`` envs (``batch_size`` per call in async mode).
 
-    ``step_type`` (int8) and ``discount`` (float32) are read-only arrays: in sync mode the same
-    array objects come back whenever the same envs end or restart, which keeps the per-call cost
-    of this facade close to the Gymnasium facade's. Copy them to modify them in place.
+    ``step_type`` (int8) and ``discount`` (float32) are read-only arrays (copy them to modify them
+    in place). On a native pool the pool computes them with the batch, in the same block as the
+    other outputs, so a call costs about what the Gymnasium facade's does; over other pools (the
+    process backend, Ray) this facade derives them, and in sync mode the same array objects come
+    back whenever the same envs end or restart.
     """
 
     def __init__(self, task_id: str | VectorEnv | EnvhivePool, **kwargs: Any) -> None:
@@ -95,6 +108,13 @@ class HiveDmEnv(dm_env.Environment):
         self.num_envs = self._vec.num_envs
         self.batch_size = self._vec.batch_size
         n = self.batch_size
+        # A native pool computes step types and discounts itself (one pass over the batch in C++);
+        # other pools (process backend, Ray) get them computed here, below.
+        _check_discount_info(self.task_spec)
+        self._step_dm: Callable[..., tuple[Any, Any]] | None = None
+        self._recv_dm: Callable[..., tuple[Any, Any]] | None = None
+        if isinstance(self._vec, HiveVectorEnv):
+            self._step_dm, self._recv_dm = self._vec.dm_calls(_TimeStep)
         # Sync mode: an env is FIRST exactly on the step after its LAST (NEXT_STEP autoreset), so
         # step types follow from the previous call's ended envs and this call's flags, as bytes.
         self._fast = not self.task_spec.pool.is_async and "discount" not in self.task_spec.info_fields
@@ -129,6 +149,9 @@ class HiveDmEnv(dm_env.Environment):
         return _new(_TimeStep, (self._first, self._zero_reward, self._ones, obs))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        if self._step_dm is not None:
+            timestep, self._last = self._step_dm(action, env_id)
+            return timestep
         try:
             obs, reward, terminated, truncated, info = self._vec_step(action, env_id)
         except EnvError:
@@ -151,6 +174,9 @@ class HiveDmEnv(dm_env.Environment):
         self._vec.send(action, env_id)
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
+        if self._recv_dm is not None:
+            timestep, self._last = self._recv_dm(timeout)
+            return timestep
         obs, reward, terminated, truncated, info = self._vec.recv(timeout)
         self._last = (info, terminated, truncated)
         step_type, discount = self._exact(terminated, truncated, info)
@@ -232,6 +258,7 @@ class HiveSingleDmEnv(dm_env.Environment):
         self._vec = _dm_pool(task_id, kwargs)
         self._vec_step = self._vec.step
         self.task_spec = self._vec.task_spec
+        _check_discount_info(self.task_spec)
         self._discrete = self.task_spec.action_space.shape == ()
         self._task_discount = "discount" in self.task_spec.info_fields
         self._needs_reset = True

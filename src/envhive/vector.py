@@ -11,7 +11,7 @@ return them (``gymnasium.wrappers.vector.RecordVideo`` works on it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -143,6 +143,17 @@ class HiveVectorEnv(VectorEnv):
         mask = self._reset_mask({"reset_mask": reset_mask})
         assert mask is not None
         self._pool.async_reset(mask=mask.tolist(), seeds=self._seed_map(seed, mask))
+
+    # ------------------------------------------------------------------ dm_env
+    def dm_calls(
+        self, timestep_type: type[tuple[Any, ...]]
+    ) -> tuple[Callable[..., tuple[Any, Any]], Callable[..., tuple[Any, Any]]]:
+        """The native pool's dm_env calls ``(step_dm(actions, env_id), recv_dm(timeout))``, each
+        returning ``(timestep, (info, terminated, truncated))``: ``timestep`` a ``timestep_type``
+        (``dm_env.TimeStep``) of ``(step_type, reward, discount, observation)``, step types and
+        discounts computed natively as :class:`envhive.dm.HiveDmEnv` defines them."""
+        self._pool.timestep_type = timestep_type
+        return self._pool.step_dm, self._pool.recv_dm
 
     # ------------------------------------------------------------------ JAX
     def xla(self) -> Any:
