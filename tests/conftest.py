@@ -34,6 +34,21 @@ def local_ray():
     ray.shutdown()
 
 
+@pytest.fixture(scope="module")
+def fresh_compile_cache(tmp_path_factory):
+    """A fresh cache dir for compiled Python-written envs, for one test module (subprocesses
+    inherit it): each module compiles its envs from scratch. Modules use it with
+    ``pytestmark = pytest.mark.usefixtures("fresh_compile_cache")``."""
+    path = tmp_path_factory.mktemp("envhive-cache")
+    old = os.environ.get("ENVHIVE_CACHE_DIR")
+    os.environ["ENVHIVE_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("ENVHIVE_CACHE_DIR", None)
+    else:
+        os.environ["ENVHIVE_CACHE_DIR"] = old
+
+
 @pytest.fixture
 def python_sigint():
     """Python's own Ctrl-C handler (KeyboardInterrupt) for the test. A runner started in the

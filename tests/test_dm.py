@@ -243,3 +243,31 @@ def test_native_step_types_equal_the_facades_own_on_another_backend() -> None:
     assert {(FIRST, 1.0), (MID, 1.0), (LAST, 0.0), (LAST, 1.0)} <= seen
     native.close()
     derived.close()
+
+
+def test_native_dm_calls_check_their_timestep_type() -> None:
+    """step_dm / recv_dm build their TimeStep as the type they were given: a tuple subclass with no
+    fields of its own; without one they refuse to step (the pool is left as it was)."""
+    vec = envhive.make("CartPole-v1", num_envs=2, seed=0)
+    vec.reset()
+    pool = vec._pool
+    assert pool.timestep_type is None
+    with pytest.raises(ValueError, match="timestep_type"):
+        pool.step_dm(np.zeros(2, dtype=np.int64))
+
+    class WithDict(tuple):  # instances have a __dict__: not a plain typed tuple
+        pass
+
+    for bad in (dict, int, "TimeStep", WithDict):
+        with pytest.raises(TypeError, match="tuple subclass"):
+            pool.timestep_type = bad
+    with pytest.raises(TypeError):
+        pool.timestep_type = None
+    step, _ = vec.dm_calls(dm_env.TimeStep)
+    assert pool.timestep_type is dm_env.TimeStep
+    ts, (info, terminated, truncated) = step(np.zeros(2, dtype=np.int64))
+    assert type(ts) is dm_env.TimeStep
+    np.testing.assert_array_equal(ts.step_type, [MID, MID])
+    np.testing.assert_array_equal(info["elapsed_step"], [1, 1])
+    assert not terminated.any() and not truncated.any()
+    vec.close()

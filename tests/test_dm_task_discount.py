@@ -3,8 +3,6 @@ one that is not a number per env is refused by both dm facades."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from gymnasium import spaces
@@ -16,16 +14,7 @@ from envhive.authoring import PyEnv, compile_env
 FIRST, MID, LAST = 0, 1, 2
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("envhive-cache")
-    old = os.environ.get("ENVHIVE_CACHE_DIR")
-    os.environ["ENVHIVE_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("ENVHIVE_CACHE_DIR", None)
-    else:
-        os.environ["ENVHIVE_CACHE_DIR"] = old
+pytestmark = pytest.mark.usefixtures("fresh_compile_cache")
 
 
 class HalvingCounter(PyEnv):

@@ -28,18 +28,7 @@ from examples.python_cartpole import CartPole  # noqa: E402
 from examples.python_gridworld import GridWorld  # noqa: E402
 from examples.python_reacher import PointReacher  # noqa: E402
 
-
-@pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory):
-    """Compiled code goes to a fresh cache dir (subprocesses inherit it)."""
-    path = tmp_path_factory.mktemp("envhive-cache")
-    old = os.environ.get("ENVHIVE_CACHE_DIR")
-    os.environ["ENVHIVE_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("ENVHIVE_CACHE_DIR", None)
-    else:
-        os.environ["ENVHIVE_CACHE_DIR"] = old
+pytestmark = pytest.mark.usefixtures("fresh_compile_cache")
 
 
 def _same(a, b, what):

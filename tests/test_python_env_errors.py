@@ -8,7 +8,6 @@ failed env restarts, and replay_failure() re-runs the failed call in Python to s
 from __future__ import annotations
 
 import inspect
-import os
 
 import numpy as np
 import pytest
@@ -20,16 +19,7 @@ from envhive.authoring import CompileError, PyEnv, last_failures, replay_failure
 BOX2 = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("envhive-cache")
-    old = os.environ.get("ENVHIVE_CACHE_DIR")
-    os.environ["ENVHIVE_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("ENVHIVE_CACHE_DIR", None)
-    else:
-        os.environ["ENVHIVE_CACHE_DIR"] = old
+pytestmark = pytest.mark.usefixtures("fresh_compile_cache")
 
 
 def _line_of(fn, marker):
