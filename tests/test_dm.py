@@ -147,9 +147,9 @@ def test_step_types_and_discounts_are_read_only() -> None:
 
 
 @pytest.mark.parametrize(("num_envs", "limit"), [(1, 500), (5, 500), (40, 500), (40, 9)])
-def test_cached_step_types_match_elapsed_steps(num_envs: int, limit: int) -> None:
-    """Sync step types come from cached patterns (computed on bytes): check them against the
-    elapsed-step rule, with terminations and (limit 9) truncations."""
+def test_sync_step_types_match_elapsed_steps(num_envs: int, limit: int) -> None:
+    """Sync step types (computed by the native pool): check them against the elapsed-step rule,
+    with terminations and (limit 9) truncations."""
     env = envhive.make_dm("CartPole-v1", num_envs=num_envs, seed=3, max_episode_steps=limit)
     env.reset()
     rng = np.random.default_rng(1)

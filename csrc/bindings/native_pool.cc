@@ -996,7 +996,7 @@ class NativePool {
   }
 
   // The finished batch as numpy arrays: (obs, reward, terminated, truncated, info), or with `dm`
-  // dm_env's (step_type, reward, discount, obs, terminated, truncated, info).
+  // (timestep, (info, terminated, truncated)) as step_dm returns it.
   nb::tuple take_batch(bool dm = false) {
     std::vector<EnvFailure> failures;
     std::byte* blk = pool_->finish_recv(failures);

@@ -31,10 +31,7 @@ from envhive.registry import EnvhivePool, TaskSpec, make_spec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
-assert (_FIRST, _MID, _LAST) == (0, 1, 2)  # HiveDmEnv._pattern computes step types on bytes
-# Sync pools keep the (step_type, discount) arrays of each pattern of ended / restarting envs seen
-# so far, up to this many patterns; past it, new patterns are computed every time.
-_PATTERN_CACHE_SIZE = 4096
+assert (_FIRST, _MID, _LAST) == (0, 1, 2)  # the native pool writes these values (native_pool.cc)
 _TimeStep = dm_env.TimeStep
 _new = tuple.__new__  # builds a TimeStep without the namedtuple's Python-level __new__ (hot path)
 
@@ -95,35 +92,24 @@ class HiveDmEnv(dm_env.Environment):
     ``step_type`` (int8) and ``discount`` (float32) are read-only arrays (copy them to modify them
     in place). On a native pool the pool computes them with the batch, in the same block as the
     other outputs, so a call costs about what the Gymnasium facade's does; over other pools (the
-    process backend, Ray) this facade derives them, and in sync mode the same array objects come
-    back whenever the same envs end or restart.
+    process backend, Ray) this facade derives them by the same rule.
     """
 
     def __init__(self, task_id: str | VectorEnv | EnvhivePool, **kwargs: Any) -> None:
         """``task_id``: an envhive task id (kwargs as for envhive.make), or a vector env built
         already (a ProcessVectorEnv, in NEXT_STEP mode, without kwargs)."""
         self._vec = _dm_pool(task_id, kwargs)
-        self._vec_step = self._vec.step
         self.task_spec = self._vec.task_spec
         self.num_envs = self._vec.num_envs
         self.batch_size = self._vec.batch_size
         n = self.batch_size
-        # A native pool computes step types and discounts itself (one pass over the batch in C++);
-        # other pools (process backend, Ray) get them computed here, below.
         _check_discount_info(self.task_spec)
+        # A native pool computes step types and discounts itself (one pass over the batch in C++);
+        # over other pools (process backend, Ray) _timestep derives them.
         self._step_dm: Callable[..., tuple[Any, Any]] | None = None
         self._recv_dm: Callable[..., tuple[Any, Any]] | None = None
         if isinstance(self._vec, HiveVectorEnv):
             self._step_dm, self._recv_dm = self._vec.dm_calls(_TimeStep)
-        # Sync mode: an env is FIRST exactly on the step after its LAST (NEXT_STEP autoreset), so
-        # step types follow from the previous call's ended envs and this call's flags, as bytes.
-        self._fast = not self.task_spec.pool.is_async and "discount" not in self.task_spec.info_fields
-        self._prev_done = bytes(n)
-        # Whether the next step may use the patterns: not before a reset, nor after an error.
-        self._use_patterns = False
-        self._patterns: dict[bytes, tuple[np.ndarray, np.ndarray, bytes]] = {}
-        self._discounts: dict[bytes, np.ndarray] = {}  # by the terminated flags' bytes
-        self._mid_bytes = int.from_bytes(bytes([_MID]) * n, "little")
         self._first = _read_only(np.full(n, _FIRST, dtype=np.int8))
         self._ones = _read_only(np.ones(n, dtype=np.float32))
         self._zero_reward = _read_only(np.zeros(n, dtype=np.float64))
@@ -145,30 +131,13 @@ class HiveDmEnv(dm_env.Environment):
     def reset(self) -> dm_env.TimeStep:
         obs, info = self._vec.reset()
         self._last = (info, None, None)
-        self._prev_done, self._use_patterns = bytes(self.batch_size), self._fast
         return _new(_TimeStep, (self._first, self._zero_reward, self._ones, obs))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         if self._step_dm is not None:
             timestep, self._last = self._step_dm(action, env_id)
             return timestep
-        try:
-            obs, reward, terminated, truncated, info = self._vec_step(action, env_id)
-        except EnvError:
-            self._use_patterns = False  # the failed envs start a new episode on their next step
-            raise
-        self._last = (info, terminated, truncated)
-        if self._use_patterns:
-            key = self._prev_done + terminated.tobytes() + truncated.tobytes()
-            hit = self._patterns.get(key)
-            if hit is None:
-                hit = self._pattern(key, terminated, truncated)
-            step_type, discount, self._prev_done = hit
-            return _new(_TimeStep, (step_type, reward, discount, obs))
-        step_type, discount = self._exact(terminated, truncated, info)
-        if self._fast:
-            self._prev_done, self._use_patterns = (terminated | truncated).tobytes(), True
-        return _new(_TimeStep, (step_type, reward, discount, obs))
+        return self._timestep(*self._vec.step(action, env_id))
 
     def send(self, action: Any, env_id: Any = None) -> None:
         self._vec.send(action, env_id)
@@ -177,50 +146,24 @@ class HiveDmEnv(dm_env.Environment):
         if self._recv_dm is not None:
             timestep, self._last = self._recv_dm(timeout)
             return timestep
-        obs, reward, terminated, truncated, info = self._vec.recv(timeout)
-        self._last = (info, terminated, truncated)
-        step_type, discount = self._exact(terminated, truncated, info)
-        return _new(_TimeStep, (step_type, reward, discount, obs))
+        return self._timestep(*self._vec.recv(timeout))
 
     def async_reset(self) -> None:
-        self._use_patterns = False
         self._vec.async_reset()
 
-    def _pattern(
-        self, key: bytes, terminated: np.ndarray, truncated: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, bytes]:
-        """Step types and discounts of a sync step whose ended / restarting envs are ``key``.
-
-        On bytes, as integers: each flag is one byte 0/1, so ``MID + done - prev_done`` computed on
-        the integers the byte strings spell is, byte for byte, LAST where done, FIRST where the
-        previous call ended the episode (never both: the step after an end is the NEXT_STEP reset
-        step), MID elsewhere -- no byte borrows. ``np.frombuffer`` of bytes is read-only already.
-        A handful of integer operations, where numpy would pay a microsecond per tiny call; with
-        many envs most patterns are new (an env ends somewhere almost every step)."""
-        n = self.batch_size
-        term = key[n : 2 * n]
-        done = int.from_bytes(term, "little") | int.from_bytes(key[2 * n :], "little")
-        step_type = (self._mid_bytes + done - int.from_bytes(key[:n], "little")).to_bytes(n, "little")
-        discount = self._discounts.get(term)
-        if discount is None:
-            discount = _read_only(np.subtract(np.float32(1.0), terminated, dtype=np.float32))
-            if len(self._discounts) < _PATTERN_CACHE_SIZE:
-                self._discounts[term] = discount
-        entry = (np.frombuffer(step_type, dtype=np.int8), discount, done.to_bytes(n, "little"))
-        if len(self._patterns) < _PATTERN_CACHE_SIZE:
-            self._patterns[key] = entry
-        return entry
-
-    def _exact(
-        self, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Step types from each env's ``elapsed_step`` (0 on the step that starts an episode)."""
+    def _timestep(
+        self, obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
+    ) -> dm_env.TimeStep:
+        """The TimeStep of a batch from a pool that does not compute step types (the native pool's
+        rule, ``write_dm_columns``): LAST where the episode ended, FIRST where ``elapsed_step`` is 0,
+        MID elsewhere; discount 0 on termination, lowered by the task's own ``discount`` info."""
+        self._last = (info, terminated, truncated)
         done = terminated | truncated
         step_type = np.where(done, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID)).astype(np.int8)
         discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
         if "discount" in info:  # the task's own discount (e.g. 0 on a lost life)
             discount = np.minimum(discount, info["discount"]).astype(np.float32)
-        return _read_only(step_type), _read_only(discount)
+        return _new(_TimeStep, (_read_only(step_type), reward, _read_only(discount), obs))
 
     def observation_spec(self) -> Any:
         return to_dm_spec(self._vec.single_observation_space, "observation")
