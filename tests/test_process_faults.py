@@ -423,3 +423,39 @@ def test_workers_exit_when_the_parent_dies(method: str) -> None:
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in pids if _alive(p)], "workers outlived their parent"
+
+
+def test_spinner_spins_only_while_the_pool_has_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A waiter spins (up to twice its mean wait, within the cap) only while the machine's
+    runnable count is at most the pool's own processes; a spin stops at the first slow round."""
+    from envhive.process import waiting
+
+    runnable = [1]
+    monkeypatch.setattr(waiting, "runnable_now", lambda: runnable[0])
+    spinner = waiting.Spinner(200e-6, pool_processes=3)
+    spinner.record(20e-6)  # mean 5 us: the window is the 20 us floor
+    assert spinner.window(10.0) == pytest.approx(waiting.SPIN_FLOOR_S)
+    for _ in range(20):
+        spinner.record(80e-6)
+    assert spinner.window(10.001) == pytest.approx(2 * spinner.mean_s)  # re-read only every 20 ms
+    runnable[0] = 4  # someone else wants a core
+    assert spinner.window(10.002) > 0  # not re-read yet
+    assert spinner.window(10.0 + waiting.CROWD_CHECK_S + 0.001) == 0.0
+    runnable[0] = 3
+    assert spinner.window(10.0 + 2 * waiting.CROWD_CHECK_S + 0.002) > 0
+    for _ in range(20):
+        spinner.record(1e-3)  # waits longer than the cap: block at once
+    assert spinner.window(20.0) == 0.0
+    # A slow round (a yield that ran another process's slice) ends the spin before its deadline.
+    calls = [0]
+
+    def slow_ready() -> bool:
+        calls[0] += 1
+        if calls[0] == 2:
+            time.sleep(2 * waiting.SLOW_ROUND_S)
+        return False
+
+    start = time.perf_counter()
+    assert not spinner.spin(slow_ready, start + 5.0)
+    assert time.perf_counter() - start < 1.0 and calls[0] == 2
+    assert spinner.spin(lambda: True, time.perf_counter() + 1.0)

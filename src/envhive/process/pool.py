@@ -37,10 +37,9 @@ from envhive.process.waiting import (
     SIGNAL_CHECK_MS,
     SKIP_WAKEUPS,
     EventFd,
+    Spinner,
     fence,
     on_main_thread,
-    spin_window,
-    spin_yield,
 )
 
 CLOSE_GRACE_S = 2.0  # how long close() lets workers finish and exit before SIGTERM, then SIGKILL
@@ -171,7 +170,7 @@ class ProcessPool:
         autoreset: int,
         *,
         start_method: str | None = None,
-        spin_us: float = 50.0,
+        spin_us: float = 200.0,
         info_bytes: int = 256,
         seeds: Sequence[int | None] | None = None,
         restart_workers: bool = False,
@@ -244,7 +243,7 @@ class ProcessPool:
         self._poller: select.poll | None = None
         self._fd_owner: dict[int, tuple[str, WorkerHandle | None]] = {}
         self._rotate = 0
-        self._wait_mean = 0.0  # seconds, running mean of recent waits (steers the spin)
+        self._spinner = Spinner(self.spin_s, len(self.workers) + 1)  # when the parent's waits spin
         self._busy = threading.Lock()  # held by the call in flight
         self._owner: int | None = None  # the thread of that call
         self.closing = False  # close() began (maybe in another thread): calls raise PoolClosedError
@@ -593,11 +592,12 @@ class ProcessPool:
             return
         start = time.perf_counter()
         deadline = None if timeout is None else start + timeout
-        spin = spin_window(self.spin_s, self._wait_mean)
+        spinner = self._spinner
+        spin = spinner.window(start)
         if spin > 0:
             spin_end = start + spin if deadline is None else min(start + spin, deadline)
-            if spin_yield(ready, spin_end):
-                self._wait_mean += 0.25 * ((time.perf_counter() - start) - self._wait_mean)
+            if spinner.spin(ready, spin_end):
+                spinner.record(time.perf_counter() - start)
                 return
         poller = self._poll_set()
         waiting = self.parent_waiting
@@ -632,7 +632,7 @@ class ProcessPool:
                         raise self._died(h)
         finally:
             waiting[0] = 0
-        self._wait_mean += 0.25 * (min(time.perf_counter() - start, 1.0) - self._wait_mean)
+        spinner.record(time.perf_counter() - start)
 
     def _poll_set(self) -> select.poll:
         if self._poller is None:

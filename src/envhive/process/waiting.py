@@ -99,26 +99,72 @@ SIGNAL_CHECK_MS = 200  # the longest a main-thread wait blocks before letting Py
 SPIN_FLOOR_S = 20e-6  # the shortest spin worth making
 
 
-def spin_window(cap_s: float, mean_s: float) -> float:
-    """How long to spin before blocking, from the running mean of recent waits: twice the mean
-    (a wait about as long as the last ones ends inside it), at least ``SPIN_FLOOR_S``, at most the
-    ``spin_us`` cap -- and not at all when waits have lately outlasted the cap (blocking at once
-    leaves the core to whoever has work)."""
-    if cap_s <= 0 or mean_s > cap_s:
-        return 0.0
-    return min(cap_s, max(SPIN_FLOOR_S, 2.0 * mean_s))
+SLOW_ROUND_S = 500e-6  # a spin round this long: the yield ran another process's time slice
+CROWD_CHECK_S = 0.02  # how often a waiter re-reads the machine's runnable count
+SPIN_EMA = 0.25  # weight of the newest wait in the running mean
 
 
-def spin_yield(ready: Callable[[], bool], deadline: float) -> bool:
-    """Re-check ``ready()`` until ``deadline`` (``time.perf_counter`` seconds), giving up the core
-    on every round (``sched_yield``: a runnable process on this core -- a worker still stepping, or
-    the trainer -- runs first); True once ready, False at the deadline."""
-    clock = time.perf_counter
-    pause = os.sched_yield if YIELD_SPIN else None
-    while True:
-        if ready():
-            return True
-        if clock() >= deadline:
-            return False
-        if pause is not None:
-            pause()
+def runnable_now() -> int:
+    """Processes runnable on the machine right now (``/proc/loadavg``'s fourth field; 0 when it
+    cannot be read)."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class Spinner:
+    """When one waiter spins, and for how long.
+
+    The window comes from a running mean of the waiter's recent waits: twice the mean (a wait
+    about as long as the last ones ends inside it), at least ``SPIN_FLOOR_S``, at most the
+    ``spin_us`` cap -- and none when waits have lately outlasted the cap (blocking at once leaves
+    the core to whoever has work). A spin pays only while the pool's processes have the cores to
+    themselves: on a machine busy with other processes a ``sched_yield`` hands the core to one of
+    them for its whole time slice (milliseconds), and the kernel charges the yielder for it, while
+    a blocked waiter runs as soon as it is woken. So a waiter spins only while the machine's
+    runnable count (re-read every ``CROWD_CHECK_S``) is at most the pool's own processes (more
+    means someone else wants a core), and a spin stops at the first slow round (``SLOW_ROUND_S``)."""
+
+    __slots__ = ("cap_s", "checked", "crowd_limit", "crowded", "mean_s")
+
+    def __init__(self, cap_s: float, pool_processes: int) -> None:
+        self.cap_s = cap_s
+        self.mean_s = 0.0  # seconds, running mean of recent waits
+        self.crowd_limit = pool_processes
+        self.crowded = False
+        self.checked = 0.0  # when the runnable count was last read (perf_counter)
+
+    def window(self, now: float) -> float:
+        """Seconds to spin before blocking on the wait that starts at ``now`` (0: block at once)."""
+        if self.cap_s <= 0 or self.mean_s > self.cap_s:
+            return 0.0
+        if now - self.checked >= CROWD_CHECK_S:
+            self.checked = now
+            self.crowded = runnable_now() > self.crowd_limit
+        if self.crowded:
+            return 0.0
+        return min(self.cap_s, max(SPIN_FLOOR_S, 2.0 * self.mean_s))
+
+    def spin(self, ready: Callable[[], bool], deadline: float) -> bool:
+        """Re-check ``ready()`` until ``deadline`` (``time.perf_counter`` seconds), giving up the
+        core on every round (``sched_yield``: a runnable process on this core -- a worker still
+        stepping, or the trainer -- runs first); True once ready, False at the deadline or after a
+        round slow enough to show another process holding the core."""
+        clock = time.perf_counter
+        pause = os.sched_yield if YIELD_SPIN else None
+        last = clock()
+        while True:
+            if ready():
+                return True
+            now = clock()
+            if now >= deadline or now - last >= SLOW_ROUND_S:
+                return False
+            last = now
+            if pause is not None:
+                pause()
+
+    def record(self, wait_s: float) -> None:
+        """Fold a finished wait (seconds) into the running mean."""
+        self.mean_s += SPIN_EMA * (min(wait_s, 1.0) - self.mean_s)

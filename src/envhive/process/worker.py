@@ -49,12 +49,11 @@ from envhive.process.protocol import (
 from envhive.process.waiting import (
     SKIP_WAKEUPS,
     EventFd,
+    Spinner,
     block,
     die_with_parent,
     fence,
     owner_watch,
-    spin_window,
-    spin_yield,
 )
 
 NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
@@ -213,7 +212,7 @@ class Worker:
         self.options: dict[int, Any] = {}
         self.tail = 0
         self.finished = 0
-        self.gap_mean = 0.0  # seconds, running mean of the waits for a command (steers the spin)
+        self.spinner = Spinner(settings.spin_s, self.num_workers + 1)  # when waits for a command spin
         # Block outputs: one list per array, reused every sync step.
         self.obs_out: list[Any] = [None] * n
         self.rew_out = [0.0] * n
@@ -367,9 +366,10 @@ class Worker:
         between steps finds its workers blocked, not burning the cores it needs."""
         cmd_head, head_at, tail = self.cmd_head, self.head_at, self.tail
         start = time.perf_counter()
-        spin = spin_window(self.settings.spin_s, self.gap_mean)
-        if spin > 0 and spin_yield(lambda: cmd_head[head_at] != tail, start + spin):
-            self.gap_mean += 0.25 * (time.perf_counter() - start - self.gap_mean)
+        spinner = self.spinner
+        spin = spinner.window(start)
+        if spin > 0 and spinner.spin(lambda: cmd_head[head_at] != tail, start + spin):
+            spinner.record(time.perf_counter() - start)
             return True
         fds = [self.commands.fd] if self.watch < 0 else [self.commands.fd, self.watch]
         sleeping = self.sleeping
@@ -383,7 +383,7 @@ class Worker:
                 self.commands.drain()
         finally:
             sleeping[head_at] = 0
-        self.gap_mean += 0.25 * (min(time.perf_counter() - start, 1.0) - self.gap_mean)
+        spinner.record(time.perf_counter() - start)
         return True
 
     def _message(self) -> Any:
