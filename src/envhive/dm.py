@@ -33,6 +33,7 @@ from envhive.vector import HiveVectorEnv
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
 assert (_FIRST, _MID, _LAST) == (0, 1, 2)  # the native pool writes these values (native_pool.cc)
 _TimeStep = dm_env.TimeStep
+_STEP_TYPES = (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST)  # by value
 _new = tuple.__new__  # builds a TimeStep without the namedtuple's Python-level __new__ (hot path)
 
 
@@ -84,6 +85,35 @@ def to_dm_spec(space: spaces.Space[Any], name: str) -> Any:
     if isinstance(space, spaces.Box):
         return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
     raise TypeError(f"no dm_env spec for {space!r}")
+
+
+def _derive_timestep(
+    obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
+) -> dm_env.TimeStep:
+    """The batched TimeStep of a step from a pool that does not compute step types (process
+    backend, Ray) -- the native pool's rule (``write_dm_columns`` in native_pool.cc): LAST where
+    the episode ended, FIRST where ``elapsed_step`` is 0, MID elsewhere; discount 0 on termination,
+    lowered by the task's own ``discount`` info."""
+    done = terminated | truncated
+    step_type = np.where(done, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID)).astype(np.int8)
+    discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
+    if "discount" in info:  # the task's own discount (e.g. 0 on a lost life)
+        discount = np.minimum(discount, info["discount"]).astype(np.float32)
+    return _new(_TimeStep, (_read_only(step_type), reward, _read_only(discount), obs))
+
+
+def _dm_step(vec: EnvhivePool) -> Callable[..., tuple[dm_env.TimeStep, Any]]:
+    """``step(actions, env_id) -> (batched TimeStep, (info, terminated, truncated))`` over ``vec``:
+    the native pool's own dm call, or the pool's step with the step types derived from it."""
+    if isinstance(vec, HiveVectorEnv):
+        return vec.dm_calls(_TimeStep)[0]
+    vec_step = vec.step
+
+    def step(action: Any, env_id: Any = None) -> tuple[dm_env.TimeStep, Any]:
+        obs, reward, terminated, truncated, info = vec_step(action, env_id)
+        return _derive_timestep(obs, reward, terminated, truncated, info), (info, terminated, truncated)
+
+    return step
 
 
 class HiveDmEnv(dm_env.Environment):
@@ -154,16 +184,8 @@ class HiveDmEnv(dm_env.Environment):
     def _timestep(
         self, obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
     ) -> dm_env.TimeStep:
-        """The TimeStep of a batch from a pool that does not compute step types (the native pool's
-        rule, ``write_dm_columns``): LAST where the episode ended, FIRST where ``elapsed_step`` is 0,
-        MID elsewhere; discount 0 on termination, lowered by the task's own ``discount`` info."""
         self._last = (info, terminated, truncated)
-        done = terminated | truncated
-        step_type = np.where(done, _LAST, np.where(info["elapsed_step"] == 0, _FIRST, _MID)).astype(np.int8)
-        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
-        if "discount" in info:  # the task's own discount (e.g. 0 on a lost life)
-            discount = np.minimum(discount, info["discount"]).astype(np.float32)
-        return _new(_TimeStep, (_read_only(step_type), reward, _read_only(discount), obs))
+        return _derive_timestep(obs, reward, terminated, truncated, info)
 
     def observation_spec(self) -> Any:
         return to_dm_spec(self._vec.single_observation_space, "observation")
@@ -199,11 +221,10 @@ class HiveSingleDmEnv(dm_env.Environment):
             if kwargs.pop(name, 1) not in (1, None):
                 raise ValueError(f"HiveSingleDmEnv runs one env; drop {name} (use envhive.make_dm for a batch)")
         self._vec = _dm_pool(task_id, kwargs)
-        self._vec_step = self._vec.step
         self.task_spec = self._vec.task_spec
         _check_discount_info(self.task_spec)
+        self._step_batch = _dm_step(self._vec)  # step types by the batched facade's rule
         self._discrete = self.task_spec.action_space.shape == ()
-        self._task_discount = "discount" in self.task_spec.info_fields
         self._needs_reset = True
         self.last_info: dict[str, Any] = {}
 
@@ -218,22 +239,16 @@ class HiveSingleDmEnv(dm_env.Environment):
             return self.reset()
         batch = np.asarray(action)[None] if not self._discrete else [action]
         try:
-            obs, reward, terminated, truncated, info = self._vec_step(batch)
+            ts, (info, terminated, truncated) = self._step_batch(batch, None)
         except EnvError:
             self._needs_reset = True  # a later step() or reset() starts a new episode
             raise
         self.last_info = {k: v[0] for k, v in info.items()}
-        term, trunc = bool(terminated[0]), bool(truncated[0])
-        self.last_info.update(terminated=term, truncated=trunc)
-        if term or trunc:
-            discount = 0.0 if term else 1.0
-            if self._task_discount:
-                discount = min(discount, float(info["discount"][0]))
-            return _TimeStep(dm_env.StepType.LAST, reward[0], np.float32(discount), obs[0])
-        if info["elapsed_step"][0] == 0:  # the step after a LAST restarted the env (NEXT_STEP)
-            return _TimeStep(dm_env.StepType.FIRST, None, None, obs[0])
-        discount = float(info["discount"][0]) if self._task_discount else 1.0
-        return _TimeStep(dm_env.StepType.MID, reward[0], np.float32(discount), obs[0])
+        self.last_info.update(terminated=bool(terminated[0]), truncated=bool(truncated[0]))
+        step_type = _STEP_TYPES[ts.step_type[0]]
+        if step_type is dm_env.StepType.FIRST:  # the step after a LAST restarted the env (NEXT_STEP)
+            return _TimeStep(step_type, None, None, ts.observation[0])
+        return _TimeStep(step_type, ts.reward[0], ts.discount[0], ts.observation[0])
 
     def observation_spec(self) -> Any:
         return to_dm_spec(self.task_spec.observation_space, "observation")
