@@ -11,6 +11,7 @@ script (its native modules are this build's: the backend is pure Python).
     python benchmarks/process_spin_ab.py --alt-python OLD --sizes 16,64 --repeats 3
     python benchmarks/process_spin_ab.py --alt-python OLD --burners 6 --repeats 3
     python benchmarks/process_spin_ab.py --alt-python OLD --workers 4 --sizes 64
+    python benchmarks/process_spin_ab.py --alt-python OLD --torch-threads 2 --sizes 16
 """
 
 from __future__ import annotations
@@ -22,16 +23,27 @@ import sys
 
 RATE = r"""
 import sys, time, numpy as np, envhive
-n, workers, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+n, workers, seconds, torch_threads = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 env = envhive.make("CartPole-v1", num_envs=n, num_workers=workers, backend="process")
-env.reset(seed=0)
-actions = [np.random.default_rng(i).integers(0, 2, n) for i in range(64)]
+obs, _ = env.reset(seed=0)
+if torch_threads:  # a trainer's policy in the loop: a 64x64 MLP on torch's CPU threads
+    import torch
+    torch.set_num_threads(torch_threads)
+    net = torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.Tanh(), torch.nn.Linear(64, 64), torch.nn.Tanh(),
+                              torch.nn.Linear(64, 2))
+    def act(obs, calls):
+        with torch.no_grad():
+            return net(torch.from_numpy(obs)).argmax(1).numpy()
+else:
+    actions = [np.random.default_rng(i).integers(0, 2, n) for i in range(64)]
+    def act(obs, calls):
+        return actions[calls % 64]
 start = time.perf_counter()
 while time.perf_counter() - start < 0.5:
-    env.step(actions[0])
+    obs = env.step(act(obs, 0))[0]
 calls, start = 0, time.perf_counter()
 while time.perf_counter() - start < seconds:
-    env.step(actions[calls % 64])
+    obs = env.step(act(obs, calls))[0]
     calls += 1
 print(calls * n / (time.perf_counter() - start))
 env.close()
@@ -57,8 +69,8 @@ def ceiling(seconds: float) -> float:
     return sum(float(p.communicate()[0]) for p in procs)
 
 
-def rate(python: str, num_envs: int, workers: int, seconds: float) -> float:
-    cmd = [python, "-c", RATE, str(num_envs), str(workers), str(seconds)]
+def rate(python: str, num_envs: int, workers: int, seconds: float, torch_threads: int) -> float:
+    cmd = [python, "-c", RATE, str(num_envs), str(workers), str(seconds), str(torch_threads)]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"{python} failed:\n{out.stderr}")
@@ -71,6 +83,9 @@ def main() -> int:
     p.add_argument("--sizes", default="16,64", help="num_envs values, comma-separated (default 16,64)")
     p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--burners", type=int, default=0, help="CPU-burning processes beside the pool (default 0)")
+    p.add_argument(
+        "--torch-threads", type=int, default=0, help="torch MLP policy threads (0: random actions)"
+    )
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--seconds", type=float, default=2.5)
     args = p.parse_args()
@@ -83,8 +98,8 @@ def main() -> int:
             if base is not None:
                 rows.setdefault("ceiling steps/s", []).append(base)
             for n in sizes:
-                old = rate(args.alt_python, n, args.workers, args.seconds)
-                new = rate(sys.executable, n, args.workers, args.seconds)
+                old = rate(args.alt_python, n, args.workers, args.seconds, args.torch_threads)
+                new = rate(sys.executable, n, args.workers, args.seconds, args.torch_threads)
                 rows.setdefault(f"{n} envs: new / old", []).append(new / old)
                 if base is not None:
                     rows.setdefault(f"{n} envs: old / ceiling", []).append(old / base)
@@ -95,7 +110,7 @@ def main() -> int:
     finally:
         for b in burners:
             b.kill()
-    print(f"workers={args.workers} burners={args.burners} repeats={args.repeats}")
+    print(f"workers={args.workers} burners={args.burners} torch_threads={args.torch_threads} repeats={args.repeats}")
     for name, values in rows.items():
         print(f"  {name}: median {statistics.median(values):.3g}  ({', '.join(f'{v:.3g}' for v in values)})")
     return 0

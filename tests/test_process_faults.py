@@ -425,37 +425,45 @@ def test_workers_exit_when_the_parent_dies(method: str) -> None:
     assert not [p for p in pids if _alive(p)], "workers outlived their parent"
 
 
-def test_spinner_spins_only_while_the_pool_has_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A waiter spins (up to twice its mean wait, within the cap) only while the machine's
-    runnable count is at most the pool's own processes; a spin stops at the first slow round."""
+def test_spinner_spins_long_only_while_the_pool_has_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A waiter spins up to twice its mean wait, within the cap: ``spin_us`` while the machine's
+    runnable count is at most the pool's own processes, the short cap for ``CALM_S`` after any
+    read that showed more, and not at all once its waits outlast the cap."""
     from envhive.process import waiting
 
     runnable = [1]
-    monkeypatch.setattr(waiting, "runnable_now", lambda: runnable[0])
+    reads = [0]
+
+    def runnable_now() -> int:
+        reads[0] += 1
+        return runnable[0]
+
+    monkeypatch.setattr(waiting, "runnable_now", runnable_now)
     spinner = waiting.Spinner(200e-6, pool_processes=3)
     spinner.record(20e-6)  # mean 5 us: the window is the 20 us floor
     assert spinner.window(10.0) == pytest.approx(waiting.SPIN_FLOOR_S)
     for _ in range(20):
-        spinner.record(80e-6)
-    assert spinner.window(10.001) == pytest.approx(2 * spinner.mean_s)  # re-read only every 20 ms
-    runnable[0] = 4  # someone else wants a core
-    assert spinner.window(10.002) > 0  # not re-read yet
-    assert spinner.window(10.0 + waiting.CROWD_CHECK_S + 0.001) == 0.0
-    runnable[0] = 3
-    assert spinner.window(10.0 + 2 * waiting.CROWD_CHECK_S + 0.002) > 0
+        spinner.record(80e-6)  # mean ~80 us: above the short cap, within spin_us
+    assert spinner.window(10.001) == pytest.approx(2 * spinner.mean_s)
+    assert reads[0] == 1  # re-read only every CROWD_CHECK_S
+    runnable[0] = 4  # something else wants a core
+    t = 10.001 + waiting.CROWD_CHECK_S
+    assert spinner.window(t) == 0.0  # mean 80 us > the short cap: block at once
+    assert reads[0] == 2
+    for _ in range(30):
+        spinner.record(15e-6)
+    assert spinner.window(t + 0.001) == pytest.approx(2 * spinner.mean_s)
+    assert 2 * spinner.mean_s < waiting.CROWDED_CAP_S
     for _ in range(20):
-        spinner.record(1e-3)  # waits longer than the cap: block at once
-    assert spinner.window(20.0) == 0.0
-    # A slow round (a yield that ran another process's slice) ends the spin before its deadline.
-    calls = [0]
-
-    def slow_ready() -> bool:
-        calls[0] += 1
-        if calls[0] == 2:
-            time.sleep(2 * waiting.SLOW_ROUND_S)
-        return False
-
-    start = time.perf_counter()
-    assert not spinner.spin(slow_ready, start + 5.0)
-    assert time.perf_counter() - start < 1.0 and calls[0] == 2
+        spinner.record(45e-6)
+    assert spinner.window(t + 0.002) == pytest.approx(waiting.CROWDED_CAP_S)  # 2 x 45 us, capped
+    runnable[0] = 3  # calm again: the short cap stays for CALM_S of calm reads
+    assert spinner.window(t + 2 * waiting.CROWD_CHECK_S) == pytest.approx(waiting.CROWDED_CAP_S)
+    assert spinner.window(t + waiting.CALM_S + waiting.CROWD_CHECK_S) == pytest.approx(2 * spinner.mean_s)
+    for _ in range(20):
+        spinner.record(1e-3)  # waits longer than spin_us: block at once
+    assert spinner.window(t + 10.0) == 0.0
     assert spinner.spin(lambda: True, time.perf_counter() + 1.0)
+    start = time.perf_counter()
+    assert not spinner.spin(lambda: False, start + 1e-3)
+    assert time.perf_counter() - start < 0.5

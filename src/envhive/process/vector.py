@@ -55,7 +55,7 @@ PROCESS_KWARGS: dict[str, str] = {
     "render_mode": "passed to each env (gymnasium.make or the factory); render() returns one frame per env",
     "start_method": "'fork', 'forkserver' or 'spawn' (default: multiprocessing's; forkserver from Python 3.14)",
     "restart_workers": "replace a worker that died (its envs start new episodes); default False",
-    "spin_us": "the longest a waiter re-checks (yielding the core) before it blocks; default 200",
+    "spin_us": "the longest a waiter spins (yielding) before it blocks, while nothing else runs; default 200",
     "info_bytes": "per-env room for an info record in shared memory (bigger infos are pickled); default 256",
 }
 START_METHODS = ("fork", "forkserver", "spawn")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import math
 import os
 import platform
 import select
@@ -99,13 +100,14 @@ SIGNAL_CHECK_MS = 200  # the longest a main-thread wait blocks before letting Py
 SPIN_FLOOR_S = 20e-6  # the shortest spin worth making
 
 
-SLOW_ROUND_S = 500e-6  # a spin round this long: the yield ran another process's time slice
 CROWD_CHECK_S = 0.02  # how often a waiter re-reads the machine's runnable count
+CROWDED_CAP_S = 50e-6  # the spin cap while other processes (or the trainer's threads) are runnable
+CALM_S = 1.0  # how long every read must show nothing else runnable before the full cap is back
 SPIN_EMA = 0.25  # weight of the newest wait in the running mean
 
 
 def runnable_now() -> int:
-    """Processes runnable on the machine right now (``/proc/loadavg``'s fourth field; 0 when it
+    """Threads runnable on the machine right now (``/proc/loadavg``'s fourth field; 0 when it
     cannot be read)."""
     try:
         with open("/proc/loadavg", "rb") as f:
@@ -118,50 +120,49 @@ class Spinner:
     """When one waiter spins, and for how long.
 
     The window comes from a running mean of the waiter's recent waits: twice the mean (a wait
-    about as long as the last ones ends inside it), at least ``SPIN_FLOOR_S``, at most the
-    ``spin_us`` cap -- and none when waits have lately outlasted the cap (blocking at once leaves
-    the core to whoever has work). A spin pays only while the pool's processes have the cores to
-    themselves: on a machine busy with other processes a ``sched_yield`` hands the core to one of
-    them for its whole time slice (milliseconds), and the kernel charges the yielder for it, while
-    a blocked waiter runs as soon as it is woken. So a waiter spins only while the machine's
-    runnable count (re-read every ``CROWD_CHECK_S``) is at most the pool's own processes (more
-    means someone else wants a core), and a spin stops at the first slow round (``SLOW_ROUND_S``)."""
+    about as long as the last ones ends inside it), at least ``SPIN_FLOOR_S``, at most the cap --
+    and none when waits have lately outlasted the cap (blocking at once leaves the core to whoever
+    has work). The cap is ``spin_us`` while the pool's processes have the machine to themselves,
+    and at most ``CROWDED_CAP_S`` while anything else is runnable: the machine's runnable count
+    (``/proc/loadavg``, re-read every ``CROWD_CHECK_S``) was above the pool's own processes in the
+    last ``CALM_S`` (a trainer's thread pool, say, shows up in some reads and not others). Other
+    processes (or the trainer's own threads) then take the cores between the pool's steps, and a
+    long yielding spin loses to them: a ``sched_yield`` hands the core to one of them for its whole
+    time slice (milliseconds), while a blocked waiter runs as soon as it is woken."""
 
-    __slots__ = ("cap_s", "checked", "crowd_limit", "crowded", "mean_s")
+    __slots__ = ("calm_since", "cap_s", "checked", "crowd_limit", "crowded", "mean_s")
 
     def __init__(self, cap_s: float, pool_processes: int) -> None:
         self.cap_s = cap_s
         self.mean_s = 0.0  # seconds, running mean of recent waits
         self.crowd_limit = pool_processes
         self.crowded = False
-        self.checked = 0.0  # when the runnable count was last read (perf_counter)
+        self.checked = -math.inf  # when the runnable count was last read (perf_counter)
+        self.calm_since = -math.inf  # since when no read showed anything else runnable
 
     def window(self, now: float) -> float:
         """Seconds to spin before blocking on the wait that starts at ``now`` (0: block at once)."""
-        if self.cap_s <= 0 or self.mean_s > self.cap_s:
-            return 0.0
         if now - self.checked >= CROWD_CHECK_S:
             self.checked = now
-            self.crowded = runnable_now() > self.crowd_limit
-        if self.crowded:
+            if runnable_now() > self.crowd_limit:
+                self.calm_since = now
+            self.crowded = now - self.calm_since < CALM_S
+        cap = min(self.cap_s, CROWDED_CAP_S) if self.crowded else self.cap_s
+        if cap <= 0 or self.mean_s > cap:
             return 0.0
-        return min(self.cap_s, max(SPIN_FLOOR_S, 2.0 * self.mean_s))
+        return min(cap, max(SPIN_FLOOR_S, 2.0 * self.mean_s))
 
     def spin(self, ready: Callable[[], bool], deadline: float) -> bool:
         """Re-check ``ready()`` until ``deadline`` (``time.perf_counter`` seconds), giving up the
         core on every round (``sched_yield``: a runnable process on this core -- a worker still
-        stepping, or the trainer -- runs first); True once ready, False at the deadline or after a
-        round slow enough to show another process holding the core."""
+        stepping, or the trainer -- runs first); True once ready, False at the deadline."""
         clock = time.perf_counter
         pause = os.sched_yield if YIELD_SPIN else None
-        last = clock()
         while True:
             if ready():
                 return True
-            now = clock()
-            if now >= deadline or now - last >= SLOW_ROUND_S:
+            if clock() >= deadline:
                 return False
-            last = now
             if pause is not None:
                 pause()
 
