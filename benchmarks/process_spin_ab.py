@@ -1,8 +1,11 @@
 """The process backend's waiting, A/B against another build, on a quiet or a deliberately loaded
 machine: Python CartPole-v1 steps/s of ``envhive.make(..., backend="process")`` in this build and
-in ``--alt-python``'s (each run in a fresh process, builds interleaved, medians), optionally with
-``--burners`` CPU-burning processes beside it, and on a quiet machine the 2-core ceiling (two plain
-single-env processes, summed) measured in each repetition.
+in ``--alt-python``'s, builds interleaved, each run in a fresh process, medians; optionally with
+``--burners`` CPU-burning processes beside it, and on a quiet machine the multi-process ceiling
+(the harness's ``gymnasium-procs``: one plain single-env process per worker, summed) in each
+repetition. Random actions go through the envhive.bench harness (its ``envhive-process`` and
+``envhive-alt`` engines); ``--torch-threads N`` instead puts a torch MLP policy on N threads in
+the loop, which the harness has no engine for.
 
 The old build used for docs/process-backend.md's figures was this repository at 243b480, run with
 ``python -S`` and ``PYTHONPATH=<its src>:<this venv's site-packages>`` behind a small wrapper
@@ -17,64 +20,54 @@ script (its native modules are this build's: the backend is pure Python).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 
-RATE = r"""
-import sys, time, numpy as np, envhive
-n, workers, seconds, torch_threads = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+from envhive.bench import Measurement, Settings
+from envhive.bench.engines import ALT_ENGINE_ENV, ALT_PYTHON_ENV
+from envhive.bench.harness import run_worker
+
+TASK = "CartPole-v1"
+
+TORCH_RATE = r"""
+import sys, time, torch, envhive
+n, workers, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[5])
+seconds, warmup = float(sys.argv[3]), float(sys.argv[4])
+torch.set_num_threads(threads)
+net = torch.nn.Sequential(
+    torch.nn.Linear(4, 64), torch.nn.Tanh(), torch.nn.Linear(64, 64), torch.nn.Tanh(), torch.nn.Linear(64, 2)
+)
 env = envhive.make("CartPole-v1", num_envs=n, num_workers=workers, backend="process")
 obs, _ = env.reset(seed=0)
-if torch_threads:  # a trainer's policy in the loop: a 64x64 MLP on torch's CPU threads
-    import torch
-    torch.set_num_threads(torch_threads)
-    net = torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.Tanh(), torch.nn.Linear(64, 64), torch.nn.Tanh(),
-                              torch.nn.Linear(64, 2))
-    def act(obs, calls):
+def run(seconds):
+    global obs
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
         with torch.no_grad():
-            return net(torch.from_numpy(obs)).argmax(1).numpy()
-else:
-    actions = [np.random.default_rng(i).integers(0, 2, n) for i in range(64)]
-    def act(obs, calls):
-        return actions[calls % 64]
-start = time.perf_counter()
-while time.perf_counter() - start < 0.5:
-    obs = env.step(act(obs, 0))[0]
-calls, start = 0, time.perf_counter()
-while time.perf_counter() - start < seconds:
-    obs = env.step(act(obs, calls))[0]
-    calls += 1
-print(calls * n / (time.perf_counter() - start))
+            obs = env.step(net(torch.from_numpy(obs)).argmax(1).numpy())[0]
+        calls += 1
+    return calls * n / (time.perf_counter() - start)
+run(warmup)
+print(run(seconds))
 env.close()
 """
 
-PLAIN = r"""
-import sys, time, gymnasium as gym
-env = gym.make("CartPole-v1")
-env.reset(seed=0)
-steps, start = 0, time.perf_counter()
-while time.perf_counter() - start < float(sys.argv[1]):
-    _, _, terminated, truncated, _ = env.step(steps & 1)
-    steps += 1
-    if terminated or truncated:
-        env.reset()
-print(steps / (time.perf_counter() - start))
-"""
 
-
-def ceiling(seconds: float) -> float:
-    cmd = [sys.executable, "-c", PLAIN, str(seconds)]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    return sum(float(p.communicate()[0]) for p in procs)
-
-
-def rate(python: str, num_envs: int, workers: int, seconds: float, torch_threads: int) -> float:
-    cmd = [python, "-c", RATE, str(num_envs), str(workers), str(seconds), str(torch_threads)]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode:
-        raise SystemExit(f"{python} failed:\n{out.stderr}")
-    return float(out.stdout)
+def steps_per_s(engine: str, num_envs: int, workers: int, settings: Settings, torch_threads: int) -> float:
+    """One measurement in a fresh process: the harness's worker, or the torch-policy loop."""
+    if torch_threads:
+        python = os.environ[ALT_PYTHON_ENV] if engine == "envhive-alt" else sys.executable
+        args = [str(a) for a in (num_envs, workers, settings.seconds, settings.warmup, torch_threads)]
+        out = subprocess.run([python, "-c", TORCH_RATE, *args], capture_output=True, text=True, check=False)
+        if out.returncode:
+            raise SystemExit(f"{engine} failed:\n{out.stderr}")
+        return float(out.stdout)
+    result = run_worker(Measurement.of(engine, TASK, num_envs, num_threads=workers), settings)
+    if "steps_per_s" not in result:
+        raise SystemExit(f"{engine} failed: {result}")
+    return float(result["steps_per_s"])
 
 
 def main() -> int:
@@ -83,23 +76,25 @@ def main() -> int:
     p.add_argument("--sizes", default="16,64", help="num_envs values, comma-separated (default 16,64)")
     p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--burners", type=int, default=0, help="CPU-burning processes beside the pool (default 0)")
-    p.add_argument(
-        "--torch-threads", type=int, default=0, help="torch MLP policy threads (0: random actions)"
-    )
+    p.add_argument("--torch-threads", type=int, default=0, help="torch MLP policy threads (0: random actions)")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--seconds", type=float, default=2.5)
     args = p.parse_args()
+    os.environ[ALT_PYTHON_ENV] = args.alt_python
+    os.environ[ALT_ENGINE_ENV] = "envhive-process"
+    settings = Settings(seconds=args.seconds, warmup=0.5, repeats=1)
     sizes = [int(s) for s in args.sizes.split(",")]
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burners)]
     rows: dict[str, list[float]] = {}
     try:
         for _ in range(args.repeats):
-            base = ceiling(args.seconds) if not burners else None
-            if base is not None:
+            base = None
+            if not burners:
+                base = steps_per_s("gymnasium-procs", 1, args.workers, settings, 0)
                 rows.setdefault("ceiling steps/s", []).append(base)
             for n in sizes:
-                old = rate(args.alt_python, n, args.workers, args.seconds, args.torch_threads)
-                new = rate(sys.executable, n, args.workers, args.seconds, args.torch_threads)
+                old = steps_per_s("envhive-alt", n, args.workers, settings, args.torch_threads)
+                new = steps_per_s("envhive-process", n, args.workers, settings, args.torch_threads)
                 rows.setdefault(f"{n} envs: new / old", []).append(new / old)
                 if base is not None:
                     rows.setdefault(f"{n} envs: old / ceiling", []).append(old / base)

@@ -224,7 +224,7 @@ def test_native_step_types_equal_the_facades_own_on_another_backend() -> None:
     kwargs = dict(num_envs=5, seed=3, max_episode_steps=12)
     native = envhive.make_dm("CartPole-v1", **kwargs)
     derived = envhive.make_dm(envhive.make("CartPole-v1", backend="process", **kwargs))
-    assert native._step_dm is not None and derived._step_dm is None
+    assert native._native_step_types and not derived._native_step_types
     for a, b in zip(native.reset(), derived.reset(), strict=True):
         np.testing.assert_array_equal(a, b)
     rng = np.random.default_rng(5)

@@ -102,18 +102,25 @@ def _derive_timestep(
     return _new(_TimeStep, (_read_only(step_type), reward, _read_only(discount), obs))
 
 
-def _dm_step(vec: EnvhivePool) -> Callable[..., tuple[dm_env.TimeStep, Any]]:
-    """``step(actions, env_id) -> (batched TimeStep, (info, terminated, truncated))`` over ``vec``:
-    the native pool's own dm call, or the pool's step with the step types derived from it."""
+def _dm_calls(vec: EnvhivePool) -> tuple[Callable[..., tuple[Any, Any]], Callable[..., tuple[Any, Any]]]:
+    """``(step(actions, env_id), recv(timeout))`` over ``vec``, each returning ``(batched
+    TimeStep, (info, terminated, truncated))``: the native pool's own dm calls, or the pool's
+    step / recv with the step types derived from their flags."""
     if isinstance(vec, HiveVectorEnv):
-        return vec.dm_calls(_TimeStep)[0]
-    vec_step = vec.step
+        return vec.dm_calls(_TimeStep)
+    vec_step, vec_recv = vec.step, vec.recv
 
-    def step(action: Any, env_id: Any = None) -> tuple[dm_env.TimeStep, Any]:
-        obs, reward, terminated, truncated, info = vec_step(action, env_id)
+    def derived(out: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]) -> tuple[Any, Any]:
+        obs, reward, terminated, truncated, info = out
         return _derive_timestep(obs, reward, terminated, truncated, info), (info, terminated, truncated)
 
-    return step
+    def step(action: Any, env_id: Any = None) -> tuple[Any, Any]:
+        return derived(vec_step(action, env_id))
+
+    def recv(timeout: float | None = None) -> tuple[Any, Any]:
+        return derived(vec_recv(timeout))
+
+    return step, recv
 
 
 class HiveDmEnv(dm_env.Environment):
@@ -135,11 +142,9 @@ class HiveDmEnv(dm_env.Environment):
         n = self.batch_size
         _check_discount_info(self.task_spec)
         # A native pool computes step types and discounts itself (one pass over the batch in C++);
-        # over other pools (process backend, Ray) _timestep derives them.
-        self._step_dm: Callable[..., tuple[Any, Any]] | None = None
-        self._recv_dm: Callable[..., tuple[Any, Any]] | None = None
-        if isinstance(self._vec, HiveVectorEnv):
-            self._step_dm, self._recv_dm = self._vec.dm_calls(_TimeStep)
+        # over other pools (process backend, Ray) _derive_timestep derives them.
+        self._native_step_types = isinstance(self._vec, HiveVectorEnv)
+        self._step_dm, self._recv_dm = _dm_calls(self._vec)
         self._first = _read_only(np.full(n, _FIRST, dtype=np.int8))
         self._ones = _read_only(np.ones(n, dtype=np.float32))
         self._zero_reward = _read_only(np.zeros(n, dtype=np.float64))
@@ -164,28 +169,18 @@ class HiveDmEnv(dm_env.Environment):
         return _new(_TimeStep, (self._first, self._zero_reward, self._ones, obs))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
-        if self._step_dm is not None:
-            timestep, self._last = self._step_dm(action, env_id)
-            return timestep
-        return self._timestep(*self._vec.step(action, env_id))
+        timestep, self._last = self._step_dm(action, env_id)
+        return timestep
 
     def send(self, action: Any, env_id: Any = None) -> None:
         self._vec.send(action, env_id)
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
-        if self._recv_dm is not None:
-            timestep, self._last = self._recv_dm(timeout)
-            return timestep
-        return self._timestep(*self._vec.recv(timeout))
+        timestep, self._last = self._recv_dm(timeout)
+        return timestep
 
     def async_reset(self) -> None:
         self._vec.async_reset()
-
-    def _timestep(
-        self, obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]
-    ) -> dm_env.TimeStep:
-        self._last = (info, terminated, truncated)
-        return _derive_timestep(obs, reward, terminated, truncated, info)
 
     def observation_spec(self) -> Any:
         return to_dm_spec(self._vec.single_observation_space, "observation")
@@ -223,7 +218,7 @@ class HiveSingleDmEnv(dm_env.Environment):
         self._vec = _dm_pool(task_id, kwargs)
         self.task_spec = self._vec.task_spec
         _check_discount_info(self.task_spec)
-        self._step_batch = _dm_step(self._vec)  # step types by the batched facade's rule
+        self._step_batch = _dm_calls(self._vec)[0]  # step types by the batched facade's rule
         self._discrete = self.task_spec.action_space.shape == ()
         self._needs_reset = True
         self.last_info: dict[str, Any] = {}
