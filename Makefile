@@ -15,8 +15,11 @@ WHEELHOUSE := build/wheelhouse
 SOURCES := $(shell find csrc src cmake -type f \( -name '*.h' -o -name '*.cc' -o -name '*.py' -o -name '*.cmake' -o -name '*.in' \)) CMakeLists.txt pyproject.toml
 
 NATIVE_TESTS := build/native-tests
+# PufferLib 3's own interpreter (numpy < 2, Gymnasium 0.29) for benchmarks/process_compare.py.
+VENV_PUFFER := .venv-puffer
+PUFFERLIB := "pufferlib-core==3.0.23"
 
-.PHONY: gl-deps demo test install install-rllib lint typecheck native-test sanitize fuzz bench clean
+.PHONY: gl-deps demo test install install-rllib lint typecheck native-test sanitize fuzz bench bench-puffer clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,5 +102,16 @@ bench: install
 	$(PIP) install --quiet "envpool==1.2.5" "matplotlib>=3.8,<4"  # the [bench] extra, without reinstalling envhive
 	$(PY) benchmarks/compare_classic.py
 
+# PufferLib 3 for benchmarks/process_compare.py's `pufferlib` rows (bench-only: nothing tests it).
+$(VENV_PUFFER)/.installed: benchmarks/pufferlib-requirements.txt
+	[ -x $(VENV_PUFFER)/bin/python ] || $(PYTHON) -m venv $(VENV_PUFFER)
+	$(VENV_PUFFER)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV_PUFFER)/bin/python -m pip install --quiet -r benchmarks/pufferlib-requirements.txt
+	$(VENV_PUFFER)/bin/python -m pip install --quiet --no-deps $(PUFFERLIB)
+	$(VENV_PUFFER)/bin/python -c "import numpy, gymnasium, pufferlib.vector; assert numpy.__version__ < '2'"
+	touch $@
+
+bench-puffer: $(VENV_PUFFER)/.installed
+
 clean:
-	rm -rf build $(VENV) $(VENV_RLLIB) .venv-asan .venv-tsan
+	rm -rf build $(VENV) $(VENV_RLLIB) $(VENV_PUFFER) .venv-asan .venv-tsan

@@ -10,7 +10,8 @@ interleaved across engines, medians):
     AsyncVectorEnv and PufferLib.
   * Memory: RSS and PSS of the process tree at 64 envs (from the CartPole-64 measurements).
 PufferLib runs in its own interpreter (numpy < 2, gymnasium 0.29, pygame for Box2D): set
-ENVHIVE_BENCH_PUFFER_PYTHON (default /work/proto/puffer/.venv/bin/python when it exists).
+ENVHIVE_BENCH_PUFFER_PYTHON (default: .venv-puffer/bin/python of this checkout, which `make bench-puffer`
+builds from benchmarks/pufferlib-requirements.txt).
 `--alt-python PATH` adds `envhive-alt`: the process backend of another build (its venv's python),
 for before/after comparisons in the same interleaved run.
 
@@ -30,7 +31,7 @@ from envhive.bench import Case, Settings, compare, format_markdown, machine_info
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
-PUFFER_DEFAULT = Path("/work/proto/puffer/.venv/bin/python")
+PUFFER_DEFAULT = Path(__file__).resolve().parent.parent / ".venv-puffer" / "bin" / "python"  # make bench-puffer
 CARTPOLE = ("envhive-process", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
 LANDER = ("envhive", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
 TARGETS = {

@@ -491,7 +491,7 @@ ENGINES: dict[str, Engine] = {
             "pufferlib",
             "PufferLib 3 pufferlib.vector.Multiprocessing (own interpreter: $ENVHIVE_BENCH_PUFFER_PYTHON)",
             "pufferlib",
-            "PufferLib needs its own venv (numpy<2, gymnasium 0.29, pufferlib-core 3.0.x)",
+            "PufferLib needs its own venv (numpy<2, gymnasium 0.29, pufferlib-core 3.0.x): make bench-puffer",
             _build_pufferlib,
             batched=True,
             threaded=True,
