@@ -31,7 +31,7 @@ from envhive.bench import Case, Settings, compare, format_markdown, machine_info
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
-PUFFER_DEFAULT = Path(__file__).resolve().parent.parent / ".venv-puffer" / "bin" / "python"  # make bench-puffer
+PUFFER_DEFAULT = ROOT / ".venv-puffer" / "bin" / "python"  # make bench-puffer
 CARTPOLE = ("envhive-process", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
 LANDER = ("envhive", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
 TARGETS = {
