@@ -233,8 +233,8 @@ def worker_vmap(task: str, steps: int, threads: int) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ driver
 
 
-def run_worker(args: list[str]) -> dict[str, Any]:
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
+def run_worker(args: list[str], extra_env: dict[str, str] | None = None) -> dict[str, Any]:
+    env = dict(os.environ, JAX_PLATFORMS="cpu", **(extra_env or {}))
     proc = subprocess.run(
         [sys.executable, __file__, "--worker", *args], capture_output=True, text=True, env=env, timeout=900
     )
@@ -254,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2, help="pool threads (default 2)")
     p.add_argument("--repeats", type=int, default=3, help="interleaved repetitions (default 3)")
     p.add_argument("--no-vmap", action="store_true", help="skip the vmap case")
+    p.add_argument("--vmap-only", action="store_true", help="only the vmap case (no EnvPool needed)")
     p.add_argument("--out", type=Path, default=RESULTS / "xla_compare.json", help="JSON results")
     p.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -274,10 +275,13 @@ def main(argv: list[str] | None = None) -> int:
     for rep in range(a.repeats):
         for task in tasks:
             n, steps = CASES[task]
-            for engine in ("envhive", "envpool") if rep % 2 == 0 else ("envpool", "envhive"):
+            for engine in () if a.vmap_only else ("envhive", "envpool") if rep % 2 == 0 else ("envpool", "envhive"):
                 raw[f"{engine} {task}"].append(run_worker([engine, task, str(n), str(steps), str(a.threads)]))
             if not a.no_vmap and task in VMAP_TASKS:
-                raw[f"vmap {task}"].append(run_worker(["vmap", task, str(VMAP_TASKS[task]), str(a.threads)]))
+                vmap_args = ["vmap", task, str(VMAP_TASKS[task]), str(a.threads)]
+                raw[f"vmap {task}"].append(run_worker(vmap_args))
+                # the same with every lane waited for on the XLA thread alone (as before lane helpers)
+                raw[f"vmap {task} lanes-1"].append(run_worker(vmap_args, {"ENVHIVE_XLA_LANE_THREADS": "1"}))
         load.append(os.getloadavg()[0])
         print(f"repetition {rep + 1}/{a.repeats} done (load {load[-1]:.1f})", file=sys.stderr, flush=True)
 
@@ -288,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         "| scan / own numpy loop: random actions, precomputed | scan / EnvPool xla() scan: random, precomputed |",
         "|---" * 7 + "|",
     ]
-    for task in tasks:
+    for task in tasks if not a.vmap_only else ():
         hv, ep = median_table(raw[f"envhive {task}"]), median_table(raw[f"envpool {task}"])
         loop, loop_rng = "numpy loop", "numpy loop, numpy.random"
         scan_rng, scan_pre = "jit scan, jax.random", "jit scan, precomputed"
@@ -303,17 +307,22 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"| {task}, {CASES[task][0]} | " + " | ".join(cells) + " |")
     lines += ["", "steps/s = env steps per second (rows x calls), medians of the repetitions.", ""]
     for task in tasks:
-        if f"vmap {task}" not in raw:
-            continue
-        vm = median_table(raw[f"vmap {task}"])
-        base = next(iter(vm.values()))
-        lines.append(
-            f"vmap, {task} (jit scan, jax.random actions; custom calls in the vmapped scan: "
-            f"{raw[f'vmap {task}'][0]['custom calls in the vmapped scan']}):"
-        )
-        lines += [f"  {k}: {v:,.0f} steps/s (x{v / base:.2f})" for k, v in vm.items()]
-    vmap_ep = {r.get("vmap") for t in tasks for r in raw[f"envpool {t}"]}
-    lines.append(f"EnvPool 1.2.5 xla() under jax.vmap over 2 handles: {sorted(vmap_ep)}")
+        for key, how in ((f"vmap {task}", "lane helpers"), (f"vmap {task} lanes-1", "ENVHIVE_XLA_LANE_THREADS=1")):
+            if key not in raw:
+                continue
+            vm = median_table(raw[key])
+            base = next(iter(vm.values()))
+            one_thread = "vmap: 4 pools x 16, 1 thread each"
+            own_ratio = statistics.median(r[one_thread] / next(iter(r.values())) for r in raw[key])
+            lines.append(
+                f"vmap, {task}, {how} (jit scan, jax.random actions; custom calls in the vmapped scan: "
+                f"{raw[key][0]['custom calls in the vmapped scan']}; 1 thread each / 1 pool, median of the runs' "
+                f"own ratios: {own_ratio:.2f}):"
+            )
+            lines += [f"  {k}: {v:,.0f} steps/s (x{v / base:.2f})" for k, v in vm.items()]
+    if not a.vmap_only:
+        vmap_ep = {r.get("vmap") for t in tasks for r in raw[f"envpool {t}"]}
+        lines.append(f"EnvPool 1.2.5 xla() under jax.vmap over 2 handles: {sorted(vmap_ep)}")
     text = "\n".join(lines)
     print(text)
     a.out.parent.mkdir(parents=True, exist_ok=True)

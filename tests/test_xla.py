@@ -261,9 +261,12 @@ def test_the_program_is_compiled_once_for_any_pool_of_the_same_shapes() -> None:
 # ---------------------------------------------------------------------------------------------- vmap
 
 
-def test_vmap_over_handles_steps_each_pool_as_alone() -> None:
+@pytest.mark.parametrize("num_threads", [None, 1], ids=["own-threads", "one-thread"])
+def test_vmap_over_handles_steps_each_pool_as_alone(num_threads: int | None) -> None:
+    """Pools with threads of their own, and 1-thread pools (whose lanes the call's helper threads
+    step in parallel, xla/lane_runner.h): each lane exactly as its pool stepped alone."""
     seeds = [10, 20, 30, 40]
-    envs = [envhive.make("CartPole-v1", num_envs=4, seed=s) for s in seeds]
+    envs = [envhive.make("CartPole-v1", num_envs=4, seed=s, num_threads=num_threads) for s in seeds]
     for e in envs:
         e.reset()
     fns = [e.xla() for e in envs]
@@ -282,6 +285,36 @@ def test_vmap_over_handles_steps_each_pool_as_alone() -> None:
     assert hlo.count("envhive_step") == 1
     grid, (obs2, *_r) = step2(grid, jnp.zeros((2, 2, 4), jnp.int32))
     assert obs2.shape == (2, 2, 4, 4)
+
+
+def test_an_env_error_in_one_lane_of_one_thread_pools_names_its_lane_and_env() -> None:
+    """The lanes of 1-thread pools are waited for on helper threads: an env raising in lane 2 still
+    comes back as that lane's EnvError, every lane's batch is taken, and the pools carry on."""
+    envs = [
+        envhive.make(
+            "Dummy-v0",
+            num_envs=3,
+            num_threads=1,
+            episode_length=0,
+            **({"fail_env": 1, "fail_step": 2} if i == 2 else {}),
+        )
+        for i in range(4)
+    ]
+    for e in envs:
+        e.reset()
+    fns = [e.xla() for e in envs]
+    handles = jnp.stack([f.handle for f in fns])
+    step = jax.jit(jax.vmap(fns[0].step))
+    run = hx.checked(step)
+    zeros = jnp.zeros((4, 3), jnp.int32)
+    handles, _ = run(handles, zeros)
+    with pytest.raises(envhive.EnvError) as err:
+        run(handles, zeros)
+    assert err.value.lane == 2 and err.value.env_ids == [1]
+    handles, (obs, *_r) = run(handles, zeros)  # after a failed call the pools take the next handles
+    obs = np.asarray(obs)
+    assert obs[2, 1, 1] == 0  # lane 2's env 1 started a new episode
+    assert (obs[[0, 1, 3], :, 1] == 3).all() and (obs[2, [0, 2], 1] == 3).all()  # the rest stepped 3 times
 
 
 def test_vmap_of_anything_but_a_batch_of_handles_is_refused_at_trace_time() -> None:

@@ -16,6 +16,10 @@ inline constexpr size_t kMaxChunk = 64;
 inline constexpr std::chrono::microseconds kCallerSpin{50};
 // An idle worker polls this long before it sleeps: the next batch usually comes within microseconds.
 inline constexpr std::chrono::microseconds kWorkerSpin{100};
+// A helper of batched XLA calls (xla/lane_runner.h) polls this long for the next call before it
+// sleeps: in a jitted scan the next vmapped step follows within microseconds, and waking a sleeping
+// thread costs tens of microseconds on a VM. Polls yield the core, as the workers' do.
+inline constexpr std::chrono::microseconds kLaneHelperSpin{100};
 // A sleeping caller wakes this often to poll Ctrl-C, its deadline and a close from another thread.
 inline constexpr std::chrono::milliseconds kSleepSlice{20};
 // A caller that steps envs itself checks Ctrl-C at least this often (it bounds the caller's claims

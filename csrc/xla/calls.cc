@@ -1,5 +1,7 @@
 #include "calls.h"
 
+#include "lane_runner.h"
+
 #include <pthread.h>
 
 #include <array>
@@ -103,20 +105,28 @@ class Call {
     }
     ffi::Error first = ffi::Error::Success();
     if (b_.num_outputs > 0) {
-      // Every lane is received even after an error, so no pool keeps a batch nobody takes.
-      std::vector<EnvhiveBuffer> outs(b_.num_outputs);
-      for (size_t i = 0; i < lanes_.size(); ++i) {
+      // Every lane is received even after an error, so no pool keeps a batch nobody takes. The
+      // lanes are waited for in parallel (LaneRunner): the thread waiting in a pool steps its envs.
+      // Everything a lane needs is allocated here: the helpers allocate nothing (nothing throws there).
+      const size_t n = lanes_.size();
+      std::vector<EnvhiveStatus> statuses(n);
+      std::vector<int32_t> codes(n, ENVHIVE_OK);
+      std::vector<EnvhiveBuffer> outs(n * b_.num_outputs);
+      for (size_t i = 0; i < n; ++i) {
         lanes_[i].reached = true;
-        int32_t code = lanes_[i].abi->wait(pool(i), &status_);
-        if (code == ENVHIVE_OK) {
-          for (size_t k = 0; k < b_.num_outputs; ++k) {
-            const HostBuffer o = slice(b_.outputs[k], i);
-            outs[k] = {o.data, o.dtype, static_cast<int64_t>(o.elements)};
-          }
-          code = lanes_[i].abi->recv(pool(i), outs.data(), static_cast<int64_t>(outs.size()), &status_);
+        for (size_t k = 0; k < b_.num_outputs; ++k) {
+          const HostBuffer o = slice(b_.outputs[k], i);
+          outs[i * b_.num_outputs + k] = {o.data, o.dtype, static_cast<int64_t>(o.elements)};
         }
-        if (code != ENVHIVE_OK && first.success()) first = error(i);
       }
+      LaneRunner::instance().run(n, [&](size_t i) {
+        codes[i] = lanes_[i].abi->wait(pool(i), &statuses[i]);
+        if (codes[i] == ENVHIVE_OK)
+          codes[i] = lanes_[i].abi->recv(pool(i), outs.data() + i * b_.num_outputs,
+                                         static_cast<int64_t>(b_.num_outputs), &statuses[i]);
+      });
+      for (size_t i = 0; i < n && first.success(); ++i)
+        if (codes[i] != ENVHIVE_OK) first = error(i, statuses[i]);
     }
     if (first.failure()) return first;
     write_next_handles();
@@ -140,13 +150,15 @@ class Call {
     return ffi::Error(ffi_code(code), std::string("envhive[") + kind_of(code) + "]: " + where(lane) + message);
   }
 
-  ffi::Error error(size_t lane) const {
-    std::string kind = std::string("envhive[") + kind_of(status_.code);
-    if (status_.code == ENVHIVE_ENV_ERROR && status_.num_env_ids > 0) {
+  ffi::Error error(size_t lane) const { return error(lane, status_); }
+
+  ffi::Error error(size_t lane, const EnvhiveStatus& st) const {
+    std::string kind = std::string("envhive[") + kind_of(st.code);
+    if (st.code == ENVHIVE_ENV_ERROR && st.num_env_ids > 0) {
       kind += " env_ids=";
-      for (int32_t k = 0; k < status_.num_env_ids; ++k) kind += (k ? "," : "") + std::to_string(status_.env_ids[k]);
+      for (int32_t k = 0; k < st.num_env_ids; ++k) kind += (k ? "," : "") + std::to_string(st.env_ids[k]);
     }
-    return ffi::Error(ffi_code(status_.code), kind + "]: " + where(lane) + status_.message);
+    return ffi::Error(ffi_code(st.code), kind + "]: " + where(lane) + st.message);
   }
 
   ffi::Error resolve() {

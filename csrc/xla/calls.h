@@ -6,8 +6,9 @@
 // A call covers a batch of `lanes` pools (jax.vmap over a stack of handles): the handle operand
 // is [*lanes, kHandleBytes], and every other operand and result has the same leading dims followed
 // by one pool's rows. The call validates every lane, sends to every lane, then waits for and
-// receives from every lane, so the pools step concurrently; the calling thread steps envs of the
-// lane it waits for (envhive pools count their caller as one of their threads).
+// receives from every lane, so the pools step concurrently. The thread waiting in a pool steps its
+// envs (envhive pools count their caller as one of their threads), so the lanes are waited for in
+// parallel by the calling thread and LaneRunner's helpers (lane_runner.h): 1-thread pools too.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,146 @@
+// Runs the lanes of one batched XLA call (jax.vmap over a stack of pool handles) in parallel.
+//
+// Waiting for a lane is where its envs get stepped: an envhive pool counts the thread waiting in
+// it as one of its threads, and a pool of num_threads=1 has no other. Waiting for the lanes one
+// after another on the XLA thread would step 1-thread pools one after another, so the call hands
+// lanes to process-wide helper threads as well: the calling thread and the helpers each take the
+// next lane nobody has taken until none is left, and the call returns when every lane is done.
+// With one helper per core but the caller's, a vmap over B pools of 1 thread steps on every core
+// with no more threads than cores. ENVHIVE_XLA_LANE_THREADS (read once) sets the threads in all,
+// the caller included; 1 waits for the lanes one after another on the calling thread.
+//
+// One call at a time uses the helpers; a call made meanwhile on another thread (XLA running two
+// programs at once) runs its lanes on its own thread. The helpers start with the first batched
+// call and live as long as the runner (the process's: as long as the process); between calls each
+// polls (yielding) for tuning::kLaneHelperSpin, then sleeps on a condition variable.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/tuning.h"
+
+namespace envhive::xla {
+
+class LaneRunner {
+ public:
+  // The process's runner: one helper per core but one (the caller's), or ENVHIVE_XLA_LANE_THREADS
+  // threads in all (1: every lane on the calling thread, one after another).
+  static LaneRunner& instance() {
+    static LaneRunner* runner = new LaneRunner(threads_from_env() - 1);  // never freed
+    return *runner;
+  }
+
+  // ENVHIVE_XLA_LANE_THREADS if it is a whole number from 1 to 1024, else the machine's cores.
+  static size_t threads_from_env() {
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const char* text = std::getenv("ENVHIVE_XLA_LANE_THREADS");
+    if (text == nullptr || *text == '\0') return cores;
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    return (*end == '\0' && n >= 1 && n <= 1024) ? static_cast<size_t>(n) : cores;
+  }
+
+  explicit LaneRunner(size_t helpers) : max_helpers_(helpers) {}
+  ~LaneRunner() {  // (the process's runner is never destroyed: its helpers end with the process)
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    for (std::thread& t : helpers_) t.join();
+  }
+  LaneRunner(const LaneRunner&) = delete;
+  LaneRunner& operator=(const LaneRunner&) = delete;
+
+  // Calls lane(i) once for every i in [0, n), on this thread and on up to min(n - 1, helpers)
+  // helper threads, and returns when every call has returned. `lane` must not throw.
+  void run(size_t n, const std::function<void(size_t)>& lane) {
+    std::unique_lock<std::mutex> own(use_mu_, std::try_to_lock);
+    if (n <= 1 || max_helpers_ == 0 || !own.owns_lock()) {
+      for (size_t i = 0; i < n; ++i) lane(i);
+      return;
+    }
+    Job job{&lane, n};
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      start_helpers(std::min(n - 1, max_helpers_));
+      job_ = &job;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    take_lanes(job);
+    // Helpers still inside are finishing their last lane: poll, then sleep.
+    const auto spin_until = std::chrono::steady_clock::now() + tuning::kCallerSpin;
+    while (job.done.load(std::memory_order_acquire) < n && std::chrono::steady_clock::now() < spin_until)
+      std::this_thread::yield();
+    std::unique_lock<std::mutex> lock(mu_);
+    job_ = nullptr;  // a helper arriving from now on finds no job
+    done_.wait(lock, [&] { return job.users == 0; });
+  }
+
+ private:
+  struct Job {
+    const std::function<void(size_t)>* lane;
+    size_t n;
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> done{0};
+    size_t users = 0;  // helpers that joined and have not left (mu_)
+  };
+
+  static void take_lanes(Job& job) {
+    for (size_t i = job.next.fetch_add(1, std::memory_order_relaxed); i < job.n;
+         i = job.next.fetch_add(1, std::memory_order_relaxed)) {
+      (*job.lane)(i);
+      job.done.fetch_add(1, std::memory_order_release);
+    }
+  }
+
+  // mu_ held.
+  void start_helpers(size_t want) {
+    while (helpers_.size() < want) helpers_.emplace_back([this] { helper_loop(); });
+  }
+
+  void helper_loop() {
+    uint64_t seen = 0;
+    for (;;) {
+      const auto spin_until = std::chrono::steady_clock::now() + tuning::kLaneHelperSpin;
+      while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spin_until)
+        std::this_thread::yield();
+      Job* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        wake_.wait(lock, [&] { return generation_.load(std::memory_order_relaxed) != seen; });
+        if (stop_) return;
+        seen = generation_.load(std::memory_order_relaxed);
+        job = job_;  // null when that call is already over
+        if (job != nullptr) ++job->users;
+      }
+      if (job == nullptr) continue;
+      take_lanes(*job);  // each lane's pool orders its own memory; mu_ orders the job's
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--job->users == 0) done_.notify_all();
+    }
+  }
+
+  const size_t max_helpers_;
+  std::mutex use_mu_;  // one batched call at a time
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  Job* job_ = nullptr;                   // mu_
+  std::atomic<uint64_t> generation_{0};  // calls posted (written under mu_)
+  std::vector<std::thread> helpers_;     // mu_
+  bool stop_ = false;                    // mu_
+};
+
+}  // namespace envhive::xla

@@ -1,0 +1,102 @@
+// LaneRunner (xla/lane_runner.h): the lanes of a batched XLA call run in parallel, each exactly once,
+// and the call returns only when all of them have.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "check.h"
+#include "xla/lane_runner.h"
+
+namespace envhive {
+namespace {
+
+using xla::LaneRunner;
+using Clock = std::chrono::steady_clock;
+
+// Each of `n` lanes arrives, then waits (up to 5 s) for all n to have arrived: they all see n only
+// if n threads run lanes at once.
+bool lanes_meet(LaneRunner& runner, size_t n) {
+  std::atomic<size_t> arrived{0};
+  std::atomic<size_t> met{0};
+  runner.run(n, [&](size_t) {
+    arrived.fetch_add(1);
+    const auto deadline = Clock::now() + std::chrono::seconds(5);
+    while (arrived.load() < n && Clock::now() < deadline) std::this_thread::yield();
+    if (arrived.load() == n) met.fetch_add(1);
+  });
+  return met.load() == n;
+}
+
+TEST(lane_runner_runs_lanes_at_once_on_its_helpers) {
+  LaneRunner one(1), three(3);
+  CHECK(lanes_meet(one, 2));
+  CHECK(lanes_meet(three, 4));
+  CHECK(lanes_meet(one, 2));  // the helpers started by the first call take the next ones
+}
+
+TEST(lane_runner_runs_every_lane_once_and_returns_after_the_last) {
+  LaneRunner runner(3);
+  for (size_t n : {1, 2, 3, 4, 7, 16}) {
+    for (int round = 0; round < 200; ++round) {
+      std::vector<std::atomic<int>> runs(n);
+      runner.run(n, [&](size_t i) {
+        if (i % 3 == 0) std::this_thread::yield();
+        runs[i].fetch_add(1, std::memory_order_relaxed);
+      });
+      for (size_t i = 0; i < n; ++i) CHECK_EQ(runs[i].load(std::memory_order_relaxed), 1);
+    }
+  }
+}
+
+TEST(lane_runner_without_helpers_runs_lanes_on_the_caller) {
+  LaneRunner runner(0);
+  std::set<std::thread::id> threads;
+  runner.run(5, [&](size_t) { threads.insert(std::this_thread::get_id()); });  // one thread: no lock needed
+  CHECK_EQ(threads.size(), size_t{1});
+  CHECK(*threads.begin() == std::this_thread::get_id());
+}
+
+TEST(lane_runner_serves_a_second_caller_on_its_own_thread) {
+  LaneRunner runner(1);
+  std::atomic<bool> first_inside{false}, release{false};
+  std::thread first([&] {
+    runner.run(2, [&](size_t) {
+      first_inside.store(true);
+      while (!release.load()) std::this_thread::yield();
+    });
+  });
+  while (!first_inside.load()) std::this_thread::yield();
+  // The helpers are busy with the first call: this one runs its lanes on this thread and returns.
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  runner.run(3, [&](size_t) {
+    std::lock_guard<std::mutex> lock(mu);
+    threads.insert(std::this_thread::get_id());
+  });
+  CHECK_EQ(threads.size(), size_t{1});
+  CHECK(*threads.begin() == std::this_thread::get_id());
+  release.store(true);
+  first.join();
+}
+
+TEST(lane_runner_threads_come_from_the_environment_when_valid) {
+  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  ::setenv("ENVHIVE_XLA_LANE_THREADS", "3", 1);
+  CHECK_EQ(LaneRunner::threads_from_env(), size_t{3});
+  ::setenv("ENVHIVE_XLA_LANE_THREADS", "1", 1);
+  CHECK_EQ(LaneRunner::threads_from_env(), size_t{1});
+  for (const char* bad : {"0", "-2", "two", "4x", "", "100000"}) {
+    ::setenv("ENVHIVE_XLA_LANE_THREADS", bad, 1);
+    CHECK_EQ(LaneRunner::threads_from_env(), cores);
+  }
+  ::unsetenv("ENVHIVE_XLA_LANE_THREADS");
+  CHECK_EQ(LaneRunner::threads_from_env(), cores);
+}
+
+}  // namespace
+}  // namespace envhive
