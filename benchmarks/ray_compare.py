@@ -21,6 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import ray
 from ray.cluster_utils import Cluster
@@ -33,9 +34,25 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def linear_policy(weights, obs, rng):
-    """A numpy policy as a learner would ship it: one matrix product and a sample per step."""
+    """A numpy policy as a learner would ship it: one matrix product and a sample per step
+    (two discrete actions, CartPole's)."""
     logits = obs.astype(np.float32) @ weights
     return (logits[:, 1] - logits[:, 0] + rng.standard_normal(len(obs)) > 0).astype(np.int64)
+
+
+def gaussian_policy(weights, obs, rng):
+    """The continuous-action counterpart: a linear mean plus unit noise, clipped to [-1, 1]."""
+    mean = obs.astype(np.float32) @ weights
+    return np.clip(mean + rng.standard_normal(mean.shape, np.float32), -1.0, 1.0)
+
+
+def policy_for(task: str) -> tuple:
+    """The policy and its (zero) weights for ``task``'s spaces."""
+    spec = envhive.make_spec(task)
+    obs_dim = spec.observation_space.shape[0]
+    if isinstance(spec.action_space, gym.spaces.Discrete):
+        return linear_policy, np.zeros((obs_dim, 2), np.float32)
+    return gaussian_policy, np.zeros((obs_dim, spec.action_space.shape[0]), np.float32)
 
 
 def timed(fn, seconds: float) -> float:
@@ -71,77 +88,139 @@ def overhead(task: str, num_envs: int, seconds: float, repeats: int) -> dict:
     }
 
 
-def local_rollout_rate(task: str, num_envs: int, unroll: int, seconds: float) -> float:
+class CpuMeter:
+    """CPU seconds spent over a window, read from /proc (Linux): the whole machine's busy time (every
+    process: the trainer, the workers, Ray's raylet and GCS, anything else running) and given pids'.
+
+    ``cores_busy`` is busy CPU seconds per wall second, so ``steps_per_s / cores_busy`` is the
+    throughput per core actually used, which does not depend on how many cores the machine has or
+    on who else shares them."""
+
+    TICK = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, pids: list[int] | None = None) -> None:
+        self.pids = pids or []
+        self.wall = time.perf_counter()
+        self.busy = self.machine_busy_s()
+        self.procs = self.pids_cpu_s()
+
+    @classmethod
+    def machine_busy_s(cls) -> float:
+        with open("/proc/stat") as f:
+            user, nice, system, _idle, _iowait, irq, softirq = map(int, f.readline().split()[1:8])
+        return (user + nice + system + irq + softirq) / cls.TICK
+
+    def pids_cpu_s(self) -> float:
+        total = 0
+        for pid in self.pids:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (all the process's threads)
+        return total / self.TICK
+
+    def read(self) -> dict[str, float]:
+        wall = time.perf_counter() - self.wall
+        return {
+            "wall_s": wall,
+            "cores_busy": (self.machine_busy_s() - self.busy) / wall,
+            "cores_pids": (self.pids_cpu_s() - self.procs) / wall,
+        }
+
+
+def timed_steps(fn, seconds: float, pids: list[int] | None = None) -> dict[str, float]:
+    """Calls ``fn`` (returning the env steps it made) for about ``seconds`` after one warm-up call:
+    steps/s and the CPU the window used (CpuMeter; ``pids``: this process when not given)."""
+    fn()
+    meter = CpuMeter(pids or [os.getpid()])
+    steps = 0
+    while time.perf_counter() - meter.wall < seconds:
+        steps += fn()
+    cpu = meter.read()
+    return {"steps_per_s": steps / cpu["wall_s"], **cpu}
+
+
+def local_rollout_rate(task: str, num_envs: int, unroll: int, seconds: float) -> dict[str, float]:
     """Env steps/s of one pool + the policy in this process (1 thread), storing what a trajectory
-    holds (obs, actions, rewards, both flags): the per-core reference."""
+    holds (obs, actions, rewards, both flags): the per-core reference. Same env seeds and policy
+    noise as rollout worker 0 (``seed=0``), so every case steps the same trajectories."""
     pool = envhive.make(task, num_envs=num_envs, num_threads=1, seed=0)
     obs, _ = pool.reset()
-    weights = np.zeros((pool.single_observation_space.shape[0], 2), np.float32)
-    rng = np.random.default_rng(0)
+    policy, weights = policy_for(task)
+    rng = np.random.default_rng([0, 0])  # RolloutWorker's policy entropy: [policy_seed, worker]
 
-    def one_unroll() -> None:
+    def one_unroll() -> int:
         nonlocal obs
         obs_buf = np.empty((unroll, *obs.shape), obs.dtype)
-        actions_buf = np.empty((unroll, num_envs), np.int64)
+        actions_buf = np.empty((unroll, *pool.action_space.shape), pool.action_space.dtype)
         rewards = np.empty((unroll, num_envs))
         terminated = np.empty((unroll, num_envs), bool)
         truncated = np.empty((unroll, num_envs), bool)
         for t in range(unroll):
-            actions = linear_policy(weights, obs, rng)
+            actions = policy(weights, obs, rng)
             actions_buf[t] = actions
             obs_buf[t] = obs
             obs, rewards[t], terminated[t], truncated[t], _ = pool.step(actions)
+        return unroll * num_envs
 
-    rate = timed(one_unroll, seconds) * unroll * num_envs
+    rate = timed_steps(one_unroll, seconds)
     pool.close()
     return rate
 
 
-def in_process_worker_rate(task: str, num_envs: int, unroll: int, seconds: float) -> float:
+def in_process_worker_rate(task: str, num_envs: int, unroll: int, seconds: float) -> dict[str, float]:
     """Env steps/s of ``RolloutWorker.rollout`` called in this process (no Ray): what the actor
     does, without Ray's transport and scheduling."""
-    obs_dim = envhive.make_spec(task).observation_space.shape[0]
-    weights = np.zeros((obs_dim, 2), np.float32)
-    worker = RolloutWorker(task, num_envs, unroll, linear_policy, weights, None, num_threads=1)
-    rate = timed(worker.rollout, seconds) * unroll * num_envs
+    policy, weights = policy_for(task)
+    worker = RolloutWorker(task, num_envs, unroll, policy, weights, list(range(num_envs)), policy_seed=0, num_threads=1)
+    rate = timed_steps(lambda: worker.rollout().num_steps, seconds)
     worker.close()
     return rate
 
 
-def worker_rate(task: str, workers: int, num_envs: int, unroll: int, seconds: float) -> float:
-    """Env steps/s the learner receives from ``workers`` RolloutWorkers of 1 CPU each."""
-    obs_dim = envhive.make_spec(task).observation_space.shape[0]
-    weights = np.zeros((obs_dim, 2), np.float32)
-    with RolloutWorkers(task, workers, num_envs, linear_policy, weights, unroll_length=unroll, seed=0) as w:
+def worker_rate(task: str, workers: int, num_envs: int, unroll: int, seconds: float) -> dict[str, float]:
+    """Env steps/s the learner receives from ``workers`` RolloutWorkers of 1 CPU each, and the CPU
+    used meanwhile (``cores_pids``: the worker processes' own)."""
+    policy, weights = policy_for(task)
+    with RolloutWorkers(task, workers, num_envs, policy, weights, unroll_length=unroll, seed=0) as w:
         for _ in range(2 * workers):
             w.next(timeout=120)
-        steps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            steps += w.next(timeout=120).num_steps
-        return steps / (time.perf_counter() - start)
+        return timed_steps(lambda: w.next(timeout=120).num_steps, seconds, [i["pid"] for i in w.worker_info()])
 
 
 def rollout_part(task: str, num_envs: int, unroll: int, seconds: float, repeats: int) -> dict:
-    rows = []
-    for _ in range(repeats):
-        rows.append(
-            {
-                "local": local_rollout_rate(task, num_envs, unroll, seconds),
-                "in_process": in_process_worker_rate(task, num_envs, unroll, seconds),
-                "ray_1": worker_rate(task, 1, num_envs, unroll, seconds),
-                "ray_2": worker_rate(task, 2, num_envs, unroll, seconds),
-            }
+    """Interleaved repeats of the four cases; per-core ratios three ways (medians of the repeats):
+    by wall clock (``workers`` cores assumed), per busy core of the whole machine (everything Ray
+    runs counted: driver, raylet, GCS), and per CPU second of the worker processes themselves."""
+    cases = {
+        "local": lambda: local_rollout_rate(task, num_envs, unroll, seconds),
+        "in_process": lambda: in_process_worker_rate(task, num_envs, unroll, seconds),
+        "ray_1": lambda: worker_rate(task, 1, num_envs, unroll, seconds),
+        "ray_2": lambda: worker_rate(task, 2, num_envs, unroll, seconds),
+    }
+    rows = [{name: case() for name, case in cases.items()} for _ in range(repeats)]
+
+    def med(name: str, figure: str) -> float:
+        return statistics.median(r[name][figure] for r in rows)
+
+    def per_core(name: str, cores: str) -> float:
+        return statistics.median(
+            (r[name]["steps_per_s"] / r[name][cores]) / (r["local"]["steps_per_s"] / r["local"][cores]) for r in rows
         )
-    med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+
     return {
         "task": task,
         "envs_per_worker": num_envs,
         "unroll": unroll,
-        "median_steps_per_s": med,
-        "per_core_ratio_1_worker": med["ray_1"] / med["local"],
-        "per_core_ratio_2_workers": med["ray_2"] / 2 / med["local"],
-        "in_process_vs_local": med["in_process"] / med["local"],
-        "ray_1_vs_in_process": med["ray_1"] / med["in_process"],
+        "median_steps_per_s": {name: med(name, "steps_per_s") for name in cases},
+        "median_cores_busy": {name: med(name, "cores_busy") for name in cases},
+        "per_core_wall": {
+            "ray_1": med("ray_1", "steps_per_s") / med("local", "steps_per_s"),
+            "ray_2": med("ray_2", "steps_per_s") / 2 / med("local", "steps_per_s"),
+        },
+        "per_busy_core": {name: per_core(name, "cores_busy") for name in ("in_process", "ray_1", "ray_2")},
+        "per_worker_cpu": {name: per_core(name, "cores_pids") for name in ("in_process", "ray_1", "ray_2")},
+        "in_process_vs_local": med("in_process", "steps_per_s") / med("local", "steps_per_s"),
+        "ray_1_vs_in_process": med("ray_1", "steps_per_s") / med("in_process", "steps_per_s"),
         "reps": rows,
     }
 
@@ -155,7 +234,7 @@ def scaling_part(task: str, num_envs: int, unroll: int, seconds: float, repeats:
     try:
         rows = []
         for _ in range(repeats):
-            rows.append({k: worker_rate(task, k, num_envs, unroll, seconds) for k in (1, 2, 3)})
+            rows.append({k: worker_rate(task, k, num_envs, unroll, seconds)["steps_per_s"] for k in (1, 2, 3)})
     finally:
         ray.shutdown()
         cluster.shutdown()
@@ -168,12 +247,21 @@ def scaling_part(task: str, num_envs: int, unroll: int, seconds: float, repeats:
     }
 
 
+def fmt(figures: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:,.0f}" if v > 100 else f"{k} {v:.2f}" for k, v in figures.items())
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--part", choices=["all", "overhead", "rollout", "scaling"], default="all")
     p.add_argument("--seconds", type=float, default=1.5)
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--task", default="CartPole-v1")
+    p.add_argument("--task", default="CartPole-v1", help="the overhead and scaling parts' task")
+    p.add_argument(
+        "--rollout-tasks",
+        default="CartPole-v1,HalfCheetah-v5",
+        help="the rollout part's tasks, comma-separated: the cheapest env step there is, and a MuJoCo one",
+    )
     p.add_argument("--envs-per-worker", type=int, default=16)
     p.add_argument("--unroll", type=int, default=128)
     args = p.parse_args()
@@ -185,7 +273,10 @@ def main() -> int:
                 overhead("HalfCheetah-v5", 16, args.seconds, args.repeats)
             ]
         if args.part in ("all", "rollout"):
-            out["rollout"] = rollout_part(args.task, args.envs_per_worker, args.unroll, args.seconds, args.repeats)
+            out["rollout"] = [
+                rollout_part(task, args.envs_per_worker, args.unroll, args.seconds, args.repeats)
+                for task in args.rollout_tasks.split(",")
+            ]
         ray.shutdown()
     if args.part in ("all", "scaling"):
         out["scaling"] = scaling_part(args.task, args.envs_per_worker, args.unroll, args.seconds, args.repeats)
@@ -199,12 +290,13 @@ def main() -> int:
             f"RayVectorEnv {row['ray_calls_per_s']:.0f} calls/s, ratio {row['ratio']:.3f}, "
             f"+{row['extra_us_per_call']:.0f} us/call"
         )
-    if "rollout" in out:
-        r = out["rollout"]
+    for r in out.get("rollout", []):
+        print(f"rollout {r['task']}: steps/s {fmt(r['median_steps_per_s'])}; busy cores {fmt(r['median_cores_busy'])}")
+        print(f"  vs the local loop, per core by wall clock: {fmt(r['per_core_wall'])}")
+        print(f"  per busy core of the machine (driver, raylet, GCS counted): {fmt(r['per_busy_core'])}")
+        print(f"  per CPU second of the worker processes: {fmt(r['per_worker_cpu'])}")
         print(
-            f"rollout {r['task']} steps/s {r['median_steps_per_s']}; per core: "
-            f"1 worker {r['per_core_ratio_1_worker']:.2f}x, 2 workers {r['per_core_ratio_2_workers']:.2f}x; "
-            f"RolloutWorker in this process vs the local loop {r['in_process_vs_local']:.2f}x, "
+            f"  RolloutWorker in this process vs the local loop {r['in_process_vs_local']:.2f}x, "
             f"1 Ray worker vs it in this process {r['ray_1_vs_in_process']:.2f}x"
         )
     if "scaling" in out:

@@ -96,6 +96,16 @@ def test_weights_reach_every_worker() -> None:
         assert all(v in (-1, version) for v in seen)
 
 
+def test_worker_info_names_each_workers_node_process_and_pool() -> None:
+    with RolloutWorkers("CartPole-v1", 2, 3, lean_policy, unroll_length=5, num_cpus_per_worker=0) as workers:
+        info = workers.worker_info()
+        pids = [i["pid"] for i in info]
+        assert len(set(pids)) == 2 and os.getpid() not in pids
+        assert all(os.path.exists(f"/proc/{pid}") for pid in pids)  # the actors' own processes, alive
+        assert {i["node_id"] for i in info} == {ray.get_runtime_context().get_node_id()}
+        assert [(i["num_envs"], i["num_threads"]) for i in info] == [(3, 1), (3, 1)]  # 0 CPUs: 1 thread
+
+
 def test_faults_name_the_workers_env_ids() -> None:
     workers = RolloutWorkers(
         "Dummy-v0",

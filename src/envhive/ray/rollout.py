@@ -21,6 +21,7 @@ final observation to bootstrap from.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,6 +159,7 @@ class RolloutWorker:
     def info(self) -> dict[str, Any]:
         return {
             "node_id": ray.get_runtime_context().get_node_id(),
+            "pid": os.getpid(),
             "num_envs": self.pool.num_envs,
             "num_threads": self.pool.task_spec.pool.num_threads,
         }
@@ -383,7 +385,7 @@ class RolloutWorkers:
         return len(self._workers)
 
     def worker_info(self) -> list[dict[str, Any]]:
-        """Per worker: node id, pool size and threads."""
+        """Per worker: node id, process id, pool size and threads."""
         return list(ray.get([w.info.remote() for w in self._workers], timeout=self.timeout))
 
     def set_weights(self, weights: Any) -> int:
