@@ -263,8 +263,9 @@ def test_the_program_is_compiled_once_for_any_pool_of_the_same_shapes() -> None:
 
 @pytest.mark.parametrize("num_threads", [None, 1], ids=["own-threads", "one-thread"])
 def test_vmap_over_handles_steps_each_pool_as_alone(num_threads: int | None) -> None:
-    """Pools with threads of their own, and 1-thread pools (whose lanes the call's helper threads
-    step in parallel, xla/lane_runner.h): each lane exactly as its pool stepped alone."""
+    """Pools with threads of their own, and 1-thread pools (whose lanes the call waits for on its
+    own thread, or with helper threads when lanes are slow: xla/lane_runner.h): each lane exactly as
+    its pool stepped alone."""
     seeds = [10, 20, 30, 40]
     envs = [envhive.make("CartPole-v1", num_envs=4, seed=s, num_threads=num_threads) for s in seeds]
     for e in envs:
@@ -288,14 +289,16 @@ def test_vmap_over_handles_steps_each_pool_as_alone(num_threads: int | None) -> 
 
 
 def test_an_env_error_in_one_lane_of_one_thread_pools_names_its_lane_and_env() -> None:
-    """The lanes of 1-thread pools are waited for on helper threads: an env raising in lane 2 still
-    comes back as that lane's EnvError, every lane's batch is taken, and the pools carry on."""
+    """Lanes of 1-thread pools worth sharing are waited for on helper threads too: an env raising in
+    lane 2 still comes back as that lane's EnvError, every lane's batch is taken, and the pools carry
+    on."""
     envs = [
         envhive.make(
             "Dummy-v0",
             num_envs=3,
             num_threads=1,
             episode_length=0,
+            delays_us=[200.0],  # 0.6 ms lanes: from the second call on the helpers share them
             **({"fail_env": 1, "fail_step": 2} if i == 2 else {}),
         )
         for i in range(4)

@@ -20,6 +20,14 @@ inline constexpr std::chrono::microseconds kWorkerSpin{100};
 // sleeps: in a jitted scan the next vmapped step follows within microseconds, and waking a sleeping
 // thread costs tens of microseconds on a VM. Polls yield the core, as the workers' do.
 inline constexpr std::chrono::microseconds kLaneHelperSpin{100};
+// A batched XLA call shares its lanes with the helpers once the lanes after the first are
+// estimated (running mean of a lane) to take over kLaneShareAboveNs, and waits for them alone again
+// below kLaneShareBelowNs: a helper takes 20-30 us to join on a 2-core VM, so lanes of a few
+// microseconds (16 CartPole envs) ran at 0.8x one after another on the calling thread.
+inline constexpr double kLaneShareAboveNs = 100'000;
+inline constexpr double kLaneShareBelowNs = 50'000;
+// Weight of the newest call in the running mean of a lane's time.
+inline constexpr double kLaneCostWeight = 0.2;
 // A sleeping caller wakes this often to poll Ctrl-C, its deadline and a close from another thread.
 inline constexpr std::chrono::milliseconds kSleepSlice{20};
 // A caller that steps envs itself checks Ctrl-C at least this often (it bounds the caller's claims

@@ -6,7 +6,9 @@
 // lanes to process-wide helper threads as well: the calling thread and the helpers each take the
 // next lane nobody has taken until none is left, and the call returns when every lane is done.
 // With one helper per core but the caller's, a vmap over B pools of 1 thread steps on every core
-// with no more threads than cores. ENVHIVE_XLA_LANE_THREADS (read once) sets the threads in all,
+// with no more threads than cores. A helper takes tens of microseconds to join, so lanes that are
+// quicker than that (by a running mean of a lane's time, tuning::kLaneShare*) are waited for one
+// after another on the calling thread alone. ENVHIVE_XLA_LANE_THREADS (read once) sets the threads in all,
 // the caller included; 1 waits for the lanes one after another on the calling thread.
 //
 // One call at a time uses the helpers; a call made meanwhile on another thread (XLA running two
@@ -71,6 +73,34 @@ class LaneRunner {
       for (size_t i = 0; i < n; ++i) lane(i);
       return;
     }
+    // use_mu_ held from here: this call alone reads and updates the running mean.
+    const double rest_ns = mean_lane_ns_ * static_cast<double>(n - 1);
+    sharing_ = rest_ns >= (sharing_ ? tuning::kLaneShareBelowNs : tuning::kLaneShareAboveNs);
+    std::atomic<int64_t> lanes_ns{0};
+    const std::function<void(size_t)> timed = [&](size_t i) {
+      const auto start = std::chrono::steady_clock::now();
+      lane(i);
+      const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+      lanes_ns.fetch_add(took.count(), std::memory_order_relaxed);
+    };
+    if (sharing_) {
+      share(n, timed);
+    } else {
+      for (size_t i = 0; i < n; ++i) timed(i);
+    }
+    const double mean = static_cast<double>(lanes_ns.load(std::memory_order_relaxed)) / static_cast<double>(n);
+    mean_lane_ns_ = mean_lane_ns_ == 0.0 ? mean : mean_lane_ns_ + tuning::kLaneCostWeight * (mean - mean_lane_ns_);
+  }
+
+  // Whether the last batched call shared its lanes with the helpers (for tests).
+  bool sharing() {
+    std::lock_guard<std::mutex> lock(use_mu_);
+    return sharing_;
+  }
+
+ private:
+  // Runs the lanes on this thread and the helpers; use_mu_ held.
+  void share(size_t n, const std::function<void(size_t)>& lane) {
     Job job{&lane, n};
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -89,7 +119,6 @@ class LaneRunner {
     done_.wait(lock, [&] { return job.users == 0; });
   }
 
- private:
   struct Job {
     const std::function<void(size_t)>* lane;
     size_t n;
@@ -135,6 +164,8 @@ class LaneRunner {
 
   const size_t max_helpers_;
   std::mutex use_mu_;  // one batched call at a time
+  double mean_lane_ns_ = 0.0;  // use_mu_: running mean of a lane's time (0: no call yet)
+  bool sharing_ = false;       // use_mu_: whether the last call shared its lanes
   std::mutex mu_;
   std::condition_variable wake_, done_;
   Job* job_ = nullptr;                   // mu_

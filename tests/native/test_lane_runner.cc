@@ -18,9 +18,18 @@ namespace {
 using xla::LaneRunner;
 using Clock = std::chrono::steady_clock;
 
+// Two calls of lanes of 300 us each: after the first, the running mean says lanes are worth
+// sharing, so the second shares them (and sharing() says so).
+void slow_lanes(LaneRunner& runner, size_t n) {
+  for (int call = 0; call < 2; ++call)
+    runner.run(n, [](size_t) { std::this_thread::sleep_for(std::chrono::microseconds(300)); });
+}
+
 // Each of `n` lanes arrives, then waits (up to 5 s) for all n to have arrived: they all see n only
 // if n threads run lanes at once.
 bool lanes_meet(LaneRunner& runner, size_t n) {
+  slow_lanes(runner, n);
+  if (!runner.sharing()) return false;
   std::atomic<size_t> arrived{0};
   std::atomic<size_t> met{0};
   runner.run(n, [&](size_t) {
@@ -53,6 +62,22 @@ TEST(lane_runner_runs_every_lane_once_and_returns_after_the_last) {
   }
 }
 
+TEST(lane_runner_keeps_quick_lanes_on_the_caller) {
+  LaneRunner runner(1);
+  for (int round = 0; round < 20; ++round) {  // lanes of nothing: never worth a helper's wake-up
+    std::set<std::thread::id> threads;
+    runner.run(4, [&](size_t) { threads.insert(std::this_thread::get_id()); });  // one thread: no lock needed
+    CHECK(!runner.sharing());
+    CHECK_EQ(threads.size(), size_t{1});
+    CHECK(*threads.begin() == std::this_thread::get_id());
+  }
+  slow_lanes(runner, 4);  // lanes turn slow: the next call shares them
+  CHECK(runner.sharing());
+  CHECK(lanes_meet(runner, 2));
+  for (int round = 0; round < 40 && runner.sharing(); ++round) runner.run(4, [](size_t) {});
+  CHECK(!runner.sharing());  // and quick again: back on the caller
+}
+
 TEST(lane_runner_without_helpers_runs_lanes_on_the_caller) {
   LaneRunner runner(0);
   std::set<std::thread::id> threads;
@@ -63,9 +88,10 @@ TEST(lane_runner_without_helpers_runs_lanes_on_the_caller) {
 
 TEST(lane_runner_serves_a_second_caller_on_its_own_thread) {
   LaneRunner runner(1);
+  slow_lanes(runner, 2);
   std::atomic<bool> first_inside{false}, release{false};
   std::thread first([&] {
-    runner.run(2, [&](size_t) {
+    runner.run(2, [&](size_t) {  // (shared or not, the first call holds the runner until released)
       first_inside.store(true);
       while (!release.load()) std::this_thread::yield();
     });
