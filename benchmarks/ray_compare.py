@@ -3,7 +3,9 @@
 1. Per-call overhead: RayVectorEnv (one shard, the pool in an actor) vs a local pool of the same
    size and threads: steps/s of each and the extra time per call.
 2. Rollout workers: env steps/s the learner receives from W workers (policy next to the pool,
-   1 CPU each) vs the same pool + policy loop in one local process, per core used.
+   1 CPU each) vs the same pool + policy loop in one local process, per core used -- by wall clock,
+   per busy core of the whole machine (/proc/stat: the driver, raylet and GCS count) and per CPU
+   second of the worker processes -- for CartPole and HalfCheetah (``--rollout-tasks``).
 3. Scaling across 1, 2, 3 simulated nodes (ray.cluster_utils.Cluster, one 1-CPU worker per
    node): throughput and efficiency T_k / (k T_1). On a machine with fewer cores than nodes the
    nodes share cores, so efficiency there measures the cores, not Ray.
