@@ -17,6 +17,8 @@
 // polls (yielding) for tuning::kLaneHelperSpin, then sleeps on a condition variable.
 #pragma once
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -36,10 +38,16 @@ namespace envhive::xla {
 class LaneRunner {
  public:
   // The process's runner: one helper per core but one (the caller's), or ENVHIVE_XLA_LANE_THREADS
-  // threads in all (1: every lane on the calling thread, one after another).
+  // threads in all (1: every lane on the calling thread, one after another). A forked child gets a
+  // runner of its own (the parent's helpers are not in it, and its locks may have been held).
   static LaneRunner& instance() {
-    static LaneRunner* runner = new LaneRunner(threads_from_env() - 1);  // never freed
-    return *runner;
+    static const bool once = [] {
+      current().store(new LaneRunner(threads_from_env() - 1));  // never freed
+      pthread_atfork(nullptr, nullptr, [] { current().store(new LaneRunner(threads_from_env() - 1)); });
+      return true;
+    }();
+    (void)once;
+    return *current().load(std::memory_order_acquire);
   }
 
   // ENVHIVE_XLA_LANE_THREADS if it is a whole number from 1 to 1024, else the machine's cores.
@@ -99,6 +107,11 @@ class LaneRunner {
   }
 
  private:
+  static std::atomic<LaneRunner*>& current() {
+    static std::atomic<LaneRunner*> runner{nullptr};
+    return runner;
+  }
+
   // Runs the lanes on this thread and the helpers; use_mu_ held.
   void share(size_t n, const std::function<void(size_t)>& lane) {
     Job job{&lane, n};

@@ -9,6 +9,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "xla/lane_runner.h"
 
@@ -122,6 +125,24 @@ TEST(lane_runner_threads_come_from_the_environment_when_valid) {
   }
   ::unsetenv("ENVHIVE_XLA_LANE_THREADS");
   CHECK_EQ(LaneRunner::threads_from_env(), cores);
+}
+
+TEST(lane_runner_a_forked_child_gets_a_runner_of_its_own) {
+  LaneRunner& parent = LaneRunner::instance();
+  slow_lanes(parent, 2);  // the parent's helper (if the machine has 2 cores) is running now
+  const pid_t pid = ::fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {  // the child: a fresh runner, whose quick lanes run on this thread
+    LaneRunner& child = LaneRunner::instance();
+    std::vector<int> runs(4, 0);
+    child.run(4, [&](size_t i) { ++runs[i]; });
+    const bool ok = &child != &parent && runs == std::vector<int>(4, 1) && !child.sharing();
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  CHECK(&LaneRunner::instance() == &parent);  // the parent keeps its own
 }
 
 }  // namespace
