@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -148,9 +149,12 @@ class LaneRunner {
     }
   }
 
-  // mu_ held.
+  // mu_ held. A thread that cannot be started leaves fewer helpers: the caller takes their lanes.
   void start_helpers(size_t want) {
-    while (helpers_.size() < want) helpers_.emplace_back([this] { helper_loop(); });
+    try {
+      while (helpers_.size() < want) helpers_.emplace_back([this] { helper_loop(); });
+    } catch (const std::system_error&) {
+    }
   }
 
   void helper_loop() {
