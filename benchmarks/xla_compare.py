@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     for rep in range(a.repeats):
         for task in tasks:
             n, steps = CASES[task]
-            for engine in () if a.vmap_only else ("envhive", "envpool") if rep % 2 == 0 else ("envpool", "envhive"):
+            engines = ("envhive", "envpool") if rep % 2 == 0 else ("envpool", "envhive")
+            for engine in () if a.vmap_only else engines:
                 raw[f"{engine} {task}"].append(run_worker([engine, task, str(n), str(steps), str(a.threads)]))
             if not a.no_vmap and task in VMAP_TASKS:
                 vmap_args = ["vmap", task, str(VMAP_TASKS[task]), str(a.threads)]
@@ -292,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         "| scan / own numpy loop: random actions, precomputed | scan / EnvPool xla() scan: random, precomputed |",
         "|---" * 7 + "|",
     ]
-    for task in tasks if not a.vmap_only else ():
+    engine_tasks = [] if a.vmap_only else tasks
+    for task in engine_tasks:
         hv, ep = median_table(raw[f"envhive {task}"]), median_table(raw[f"envpool {task}"])
         loop, loop_rng = "numpy loop", "numpy loop, numpy.random"
         scan_rng, scan_pre = "jit scan, jax.random", "jit scan, precomputed"

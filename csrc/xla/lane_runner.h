@@ -8,8 +8,8 @@
 // With one helper per core but the caller's, a vmap over B pools of 1 thread steps on every core
 // with no more threads than cores. A helper takes tens of microseconds to join, so lanes that are
 // quicker than that (by a running mean of a lane's time, tuning::kLaneShare*) are waited for one
-// after another on the calling thread alone. ENVHIVE_XLA_LANE_THREADS (read once) sets the threads in all,
-// the caller included; 1 waits for the lanes one after another on the calling thread.
+// after another on the calling thread alone. ENVHIVE_XLA_LANE_THREADS (read once) sets the threads
+// in all, the caller included; 1 waits for the lanes one after another on the calling thread.
 //
 // One call at a time uses the helpers; a call made meanwhile on another thread (XLA running two
 // programs at once) runs its lanes on its own thread. The helpers start with the first batched
