@@ -1,0 +1,170 @@
+"""Where a sync ``step`` of the process backend spends its time, part by part.
+
+Times ``--calls`` sync steps of ``envhive.make(..., backend="process")`` and splits each into:
+
+* ``parent before``: the parent's Python from ``step()`` until the workers' command is published
+  (checks, actions into the arena, the ring entries and wake-ups);
+* ``pickup``: from that publication until each worker starts its block (its wait noticing it);
+* ``block``: a worker stepping its envs and writing their outputs into the arena;
+* ``notice``: from the later worker's end until the parent's wait returns;
+* ``parent after``: from there until ``step()`` returns (the outputs' copies and infos).
+
+Timestamps are ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for every process), taken by
+wrapping ``Worker._step_block``, ``ProcessPool.queue_block_steps`` and ``ProcessPool.wait_all``
+in this process before the workers are forked (so the start method is ``fork``). The wrappers
+add about a microsecond to the parts they bound. Envs: Gymnasium's ``CartPole-v1``, ``nop`` (an
+env whose step does nothing: the fixed costs alone) or ``busy:US`` (a step that spins US
+microseconds: a known amount of env work).
+
+    python benchmarks/process_call_breakdown.py                      # CartPole, 16 envs, 2 workers
+    python benchmarks/process_call_breakdown.py --env nop --num-envs 2
+    python benchmarks/process_call_breakdown.py --env busy:9 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import envhive
+from envhive.process import pool as pool_module
+from envhive.process import worker as worker_module
+
+clock = time.perf_counter
+
+
+class NopEnv(gym.Env[np.ndarray, int]):
+    """A step that does nothing: what remains of a call is the backend's own cost."""
+
+    observation_space = spaces.Box(-1.0, 1.0, (4,), np.float32)
+    action_space = spaces.Discrete(2)
+
+    def __init__(self, busy_us: float = 0.0) -> None:
+        self.obs = np.zeros(4, np.float32)
+        self.busy_s = busy_us * 1e-6
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        return self.obs, {}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self.busy_s:
+            end = clock() + self.busy_s
+            while clock() < end:
+                pass
+        return self.obs, 1.0, False, False, {}
+
+
+def make_factory(env: str) -> Any:
+    if env == "nop":
+        return NopEnv
+    if env.startswith("busy:"):
+        us = float(env.split(":", 1)[1])
+        return lambda: NopEnv(us)
+    return env  # a Gymnasium id: the process backend is forced below
+
+
+class Record:
+    """What the wrappers write: the parent's (published, seen) times; where each worker saves its
+    (start, end) pairs, and after how many blocks (set per measurement, read by forked workers)."""
+
+    published: list[float] = []
+    seen: list[float] = []
+    folder = Path()
+    total = 0
+
+
+def instrument() -> None:
+    """Wrap the worker's block and the parent's queue / wait (once per process)."""
+    step_block = worker_module.Worker._step_block
+
+    def timed_block(self: Any) -> None:
+        times: list[tuple[float, float]] = self.__dict__.setdefault("_breakdown", [])
+        start = clock()
+        step_block(self)
+        times.append((start, clock()))
+        if len(times) == Record.total:
+            np.save(Record.folder / f"worker{self.args.index}.npy", np.array(times))
+
+    queue = pool_module.ProcessPool.queue_block_steps
+    wait_all = pool_module.ProcessPool.wait_all
+
+    def timed_queue(self: Any) -> None:
+        queue(self)
+        Record.published.append(clock())
+
+    def timed_wait(self: Any, timeout: float | None = None) -> None:
+        wait_all(self, timeout)
+        Record.seen.append(clock())
+
+    worker_module.Worker._step_block = timed_block  # type: ignore[method-assign]
+    pool_module.ProcessPool.queue_block_steps = timed_queue  # type: ignore[method-assign]
+    pool_module.ProcessPool.wait_all = timed_wait  # type: ignore[method-assign]
+
+
+def measure(env: str, num_envs: int, workers: int, calls: int, warmup: int) -> dict[str, np.ndarray]:
+    total = warmup + calls
+    with tempfile.TemporaryDirectory() as tmp:
+        Record.folder, Record.total = Path(tmp), total
+        vec = envhive.make(
+            make_factory(env), num_envs=num_envs, num_workers=workers, seed=0, backend="process", start_method="fork"
+        )
+        try:
+            vec.reset()  # (a reset waits too: only the steps' times are kept)
+            Record.published.clear()
+            Record.seen.clear()
+            actions = np.random.default_rng(0).integers(0, 2, (1024, num_envs))
+            starts, ends = np.empty(total), np.empty(total)
+            for i in range(total):
+                starts[i] = clock()
+                vec.step(actions[i % 1024])
+                ends[i] = clock()
+            deadline = clock() + 10.0
+            paths = [Record.folder / f"worker{w}.npy" for w in range(workers)]
+            while not all(p.exists() for p in paths) and clock() < deadline:
+                time.sleep(0.01)
+            blocks = [np.load(p)[warmup:] for p in paths]
+        finally:
+            vec.close()
+    keep = slice(warmup, total)
+    pub, got = np.array(Record.published)[keep], np.array(Record.seen)[keep]
+    starts, ends = starts[keep], ends[keep]
+    last_end = np.max([b[:, 1] for b in blocks], axis=0)
+    parts = {"parent before": pub - starts}
+    for w, b in enumerate(blocks):
+        parts[f"pickup, worker {w}"] = b[:, 0] - pub
+    for w, b in enumerate(blocks):
+        parts[f"block, worker {w}"] = b[:, 1] - b[:, 0]
+    parts["notice"] = got - last_end
+    parts["parent after"] = ends - got
+    parts["call"] = ends - starts
+    return parts
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--env", default="CartPole-v1", help="a Gymnasium id, 'nop' or 'busy:US' (default CartPole-v1)")
+    p.add_argument("--num-envs", type=int, default=16)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--calls", type=int, default=6000, help="timed calls per repetition (default 6000)")
+    p.add_argument("--warmup", type=int, default=1000, help="untimed calls first (default 1000)")
+    p.add_argument("--repeats", type=int, default=1, help="repetitions, each a fresh pool (default 1)")
+    a = p.parse_args(argv)
+    instrument()
+    print(f"{a.env}, {a.num_envs} envs, {a.workers} workers, {os.cpu_count()} cores; us, median / mean")
+    for r in range(a.repeats):
+        parts = measure(a.env, a.num_envs, a.workers, a.calls, a.warmup)
+        cells = [f"{name} {np.median(v) * 1e6:.1f} / {np.mean(v) * 1e6:.1f}" for name, v in parts.items()]
+        print(f"run {r + 1}: " + " | ".join(cells))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
