@@ -281,7 +281,9 @@ def main(argv: list[str] | None = None) -> int:
             if not a.no_vmap and task in VMAP_TASKS:
                 vmap_args = ["vmap", task, str(VMAP_TASKS[task]), str(a.threads)]
                 raw[f"vmap {task}"].append(run_worker(vmap_args))
-                # the same with every lane waited for on the XLA thread alone (as before lane helpers)
+                # the same with whole lanes only (no thread helps a lane it did not take: as before
+                # guests), and with every lane waited for on the XLA thread alone (as before lane helpers)
+                raw[f"vmap {task} whole-lanes"].append(run_worker(vmap_args, {"ENVHIVE_XLA_LANE_ASSIST": "0"}))
                 raw[f"vmap {task} lanes-1"].append(run_worker(vmap_args, {"ENVHIVE_XLA_LANE_THREADS": "1"}))
         load.append(os.getloadavg()[0])
         print(f"repetition {rep + 1}/{a.repeats} done (load {load[-1]:.1f})", file=sys.stderr, flush=True)
@@ -309,7 +311,11 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"| {task}, {CASES[task][0]} | " + " | ".join(cells) + " |")
     lines += ["", "steps/s = env steps per second (rows x calls), medians of the repetitions.", ""]
     for task in tasks:
-        for key, how in ((f"vmap {task}", "lane helpers"), (f"vmap {task} lanes-1", "ENVHIVE_XLA_LANE_THREADS=1")):
+        for key, how in (
+            (f"vmap {task}", "lane helpers and guests"),
+            (f"vmap {task} whole-lanes", "ENVHIVE_XLA_LANE_ASSIST=0 (helpers, whole lanes)"),
+            (f"vmap {task} lanes-1", "ENVHIVE_XLA_LANE_THREADS=1"),
+        ):
             if key not in raw:
                 continue
             vm = median_table(raw[key])

@@ -403,6 +403,10 @@ class NativePool {
     });
   }
 
+  // Guests of a batched call (pool_abi.h): the caller's call is in flight, so pool_ is live.
+  void abi_set_assisted(bool on) { pool_->set_assisted(on); }
+  bool abi_assist() { return pool_->assist(); }
+
   int32_t abi_recv(const EnvhiveBuffer* outputs, int64_t count, EnvhiveStatus* st) {
     std::string layout_error;
     if (count != static_cast<int64_t>(num_outputs()))
@@ -1196,6 +1200,8 @@ const EnvhivePoolAbi kPoolAbi = {
     [](void* pool, const EnvhiveBuffer* outputs, int64_t n, EnvhiveStatus* st) {
       return as_pool(pool)->abi_recv(outputs, n, st);
     },
+    [](void* pool, int32_t on) { as_pool(pool)->abi_set_assisted(on != 0); },
+    [](void* pool) -> int32_t { return as_pool(pool)->abi_assist() ? 1 : 0; },
 };
 
 }  // namespace

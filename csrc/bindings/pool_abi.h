@@ -10,19 +10,25 @@
  * (code, message, env ids), never as an exception.
  *
  * Versioning: `abi_version` changes whenever a function's meaning or signature changes; a caller
- * refuses a table of another version. `struct_size` lets later versions append functions.
+ * refuses a table of another version. `struct_size` lets later versions append functions: a caller
+ * uses an appended one only when the table is long enough to hold it (ENVHIVE_POOL_ABI_HAS), so a
+ * module built before it still works without it. Appended so far: set_assisted and assist.
  *
  * A call on a pool (the XLA handlers' order):
  *   acquire            reserve the pool for this call (one call at a time, Python's included)
  *   check_send, send   validate every lane first, then dispatch (so a bad action touches no pool)
  *   wait, recv         wait for the next batch (the calling thread steps envs meanwhile), then
  *                      copy it into the caller's buffers
+ *   set_assisted,      (optional, sync pools) before wait, say whether other threads may help
+ *   assist             with the call; while the call's wait runs on one thread, others may step
+ *                      envs of it with assist (a vmapped call's lanes help each other)
  *   release            end the call (always, after a successful acquire)
  * None of them needs the GIL, and none may be called with it held by a thread the pool waits on.
  */
 #ifndef ENVHIVE_POOL_ABI_H_
 #define ENVHIVE_POOL_ABI_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -113,7 +119,23 @@ typedef struct EnvhivePoolAbi {
    * SAME_STEP mode final_mask, final_obs, final_elapsed_step and one per info field. A buffer may
    * be of the output's dtype or of its 32-bit form (float64 -> float32, int64 -> int32). */
   int32_t (*recv)(void* pool, const EnvhiveBuffer* outputs, int64_t num_outputs, EnvhiveStatus* status);
+
+  /* --- appended after version 1's first tables (check ENVHIVE_POOL_ABI_HAS before use) --- */
+  /* Inside a call, before wait: `on` lets other threads step envs of this call with `assist` (the
+   * thread in `wait` then leaves some for them); off, it takes them all. Async pools ignore it. */
+  void (*set_assisted)(void* pool, int32_t on);
+  /* Inside a call (after acquire, before release), on any thread but the one in `wait`, any
+   * number of threads at once: steps envs of the pool's batch in flight that nobody took yet,
+   * until none is left. Returns 1 if it stepped any, else 0 at once (nothing left: the batch is
+   * complete or was never sent; an async pool; set_assisted not on). Never fails. */
+  int32_t (*assist)(void* pool);
 } EnvhivePoolAbi;
+
+/* Whether a module's table holds function `field` (appended ones may be missing). */
+#define ENVHIVE_POOL_ABI_HAS(abi, field) \
+  ((abi)->struct_size >= offsetof(EnvhivePoolAbi, field) + sizeof(((EnvhivePoolAbi*)0)->field))
+/* The shortest table a caller accepts: version 1 as first published (up to recv). */
+#define ENVHIVE_POOL_ABI_MIN_SIZE (offsetof(EnvhivePoolAbi, recv) + sizeof(((EnvhivePoolAbi*)0)->recv))
 
 #ifdef __cplusplus
 }

@@ -163,7 +163,7 @@ void Pool::dispatch(const int32_t* ids, size_t n, const Command* cmds, size_t cm
   } else {
     queue_.push(ids, n);
   }
-  if (!solo && sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
+  if (!solo && !assisted_.load(std::memory_order_relaxed) && sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
     { std::lock_guard<std::mutex> lock(work_mu_); }
     if (n > 1)
       work_cv_.notify_all();
@@ -176,17 +176,22 @@ size_t Pool::claim(int32_t* out, Helper who, size_t self) {
   if (queue_.sync()) {
     // A worker looks at nothing the caller writes per call before it knows it may claim.
     const bool solo = solo_.load(std::memory_order_relaxed);
-    if (solo && who == Helper::kWorker) return 0;
+    if (solo && (who == Helper::kWorker || who == Helper::kGuest)) return 0;
+    // A call with guests (a shared vmapped XLA call) is stepped by the call's own threads: there
+    // are as many as cores, and the pool's workers would only crowd them.
+    if (who == Helper::kWorker && assisted_.load(std::memory_order_relaxed)) return 0;
     // The caller claims at most about kSignalCheckNs of steps, so it can answer Ctrl-C within one
     // env of its current one (one env at a time until a step was timed: resets do not vouch for
     // steps). Alone in the pool (solo, or no workers) it takes its whole segment: there is nobody
     // to leave envs for.
     size_t take = kMaxChunk;
-    if (who != Helper::kWorker) {
+    if (who != Helper::kWorker && who != Helper::kGuest) {
       const double step = step_ns_.load(std::memory_order_relaxed);
       take = step > 0.0 ? std::clamp<size_t>(static_cast<size_t>(tuning::kSignalCheckNs / step), 1, kMaxChunk) : 1;
     }
-    return queue_.claim(self, out, take, solo || participants_ == 1, kAnyEnv);
+    // Alone in the pool with no guest coming it takes its whole segment (bounded by `take`).
+    const bool alone = participants_ == 1 && !assisted_.load(std::memory_order_relaxed);
+    return queue_.claim(self, out, take, solo || alone, kAnyEnv);
   }
   if (who != Helper::kQuickEnvs) return queue_.claim(self, out, kMaxChunk, false, kAnyEnv);
   // The waiting async caller: envs known quick only, about kCallerChunkNs of work at most (one env
@@ -202,7 +207,7 @@ double Pool::help_once(Helper who, size_t self) {
   const size_t n = claim(ids, who, self);
   if (n == 0) return 0.0;
   const double ns = run_chunk(ids, n);
-  if (prepare_) {
+  if (prepare_ && self < participants_) {  // (guests prepare nothing)
     PrepareList& list = prepare_lists_[self];
     const uint64_t call = call_.load(std::memory_order_relaxed);
     if (list.call != call) {
@@ -212,6 +217,14 @@ double Pool::help_once(Helper who, size_t self) {
     list.ids.insert(list.ids.end(), ids, ids + n);
   }
   return std::max(ns, 1.0);
+}
+
+bool Pool::assist() {
+  if (!sync() || !assisted_.load(std::memory_order_relaxed)) return false;
+  const size_t slot = queue_.guest_slot();
+  bool stepped = false;
+  while (!closing_.load(std::memory_order_relaxed) && help_once(Helper::kGuest, slot) > 0.0) stepped = true;
+  return stepped;
 }
 
 bool Pool::prepare_one(size_t self) {
@@ -242,6 +255,8 @@ void Pool::worker_loop(int index) {
   pin_thread(index);
   using clock = std::chrono::steady_clock;
   const auto queued = [this] { return queue_.nonempty(); };
+  // Envs this worker may claim: none while guests run the call (claim() keeps workers out then).
+  const auto claimable = [this] { return queue_.nonempty() && !assisted_.load(std::memory_order_relaxed); };
   const size_t self = static_cast<size_t>(index) + 1;
   // Workers beyond render_threads_ (all of them in pools that do not render) never look at jobs.
   const bool renders = self < render_threads_;
@@ -269,7 +284,7 @@ void Pool::worker_loop(int index) {
     bool got_work = false;
     while (clock::now() < spin_until) {
       std::this_thread::yield();
-      if (queue_.nonempty() || stop_.load(std::memory_order_relaxed) || render_waiting()) {
+      if (claimable() || stop_.load(std::memory_order_relaxed) || render_waiting()) {
         got_work = true;
         break;
       }
@@ -277,7 +292,7 @@ void Pool::worker_loop(int index) {
     if (got_work) continue;
     std::unique_lock<std::mutex> lock(work_mu_);
     sleeping_workers_.fetch_add(1, std::memory_order_seq_cst);
-    work_cv_.wait(lock, [&] { return stop_.load(std::memory_order_seq_cst) || queue_.nonempty() || render_waiting(); });
+    work_cv_.wait(lock, [&] { return stop_.load(std::memory_order_seq_cst) || claimable() || render_waiting(); });
     sleeping_workers_.fetch_sub(1, std::memory_order_seq_cst);
   }
 }
@@ -384,7 +399,10 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
   // and tells a waiting caller when to poll Ctrl-C. A sync pool whose only thread is the caller
   // needs it only for the last two and times one chunk in kSampleEvery once steps were timed (a
   // clock pair is ~4% of a 1-env CartPole call); its other chunks count as the estimate says.
-  const bool timed = participants_ > 1 || !sync() || untimed_chunks_++ % tuning::kSampleEvery == 0 ||
+  // (With guests allowed, a guest may run this too: every chunk is timed and untimed_chunks_,
+  // the caller's alone, is left untouched.)
+  const bool timed = participants_ > 1 || !sync() || assisted_.load(std::memory_order_relaxed) ||
+                     untimed_chunks_++ % tuning::kSampleEvery == 0 ||
                      step_ns_.load(std::memory_order_relaxed) < 0.0;
   const auto start = timed ? clock::now() : clock::time_point{};
   Outcome out[kMaxChunk];

@@ -125,14 +125,27 @@ class Pool {
   // The pool threads that may render at once (1 until rendering is possible).
   size_t render_threads() const { return render_threads_; }
 
+  // Guests (sync pools): threads from outside the pool that step envs of the call in flight, so a
+  // batch of pools waited for in parallel (a vmapped XLA call) balances env by env, as one pool
+  // does. set_assisted(true) is the caller's, before its wait: the caller then claims its envs in
+  // parts (not a 1-thread pool's whole segment at once), leaving some for a guest to take.
+  // assist() is any thread's (several at once too) while the caller is inside a call (so close()
+  // cannot run): it steps envs nobody claimed yet until none is left and returns whether it
+  // stepped any (none left: at once). A guest leaves alone a batch the caller runs alone (solo)
+  // and an async pool, and never prepares envs. While set_assisted is on, the pool's own workers
+  // claim nothing: the caller and its guests (one thread per core in a vmapped call) step it all.
+  void set_assisted(bool on) { assisted_.store(on && sync(), std::memory_order_relaxed); }
+  bool assist();
+
   // Any thread: make a caller waiting in the pool return kClosed (and every later wait at once).
   void request_close();
   // Stop the threads and free the ring. No caller may be inside the pool (the bindings wait for it).
   void close();
 
  private:
-  // Who claims queued envs: a worker, or the waiting caller -- any env, only quick envs, or none.
-  enum class Helper : uint8_t { kWorker, kAnyEnv, kQuickEnvs, kNone };
+  // Who claims queued envs: a worker, or the waiting caller -- any env, only quick envs, or none
+  // -- or a guest (assist).
+  enum class Helper : uint8_t { kWorker, kAnyEnv, kQuickEnvs, kNone, kGuest };
 
   // While the caller waits in an async pool it marks itself helping (the standby then stays out);
   // when it leaves, or cannot take what is queued, it lets the standby step.
@@ -172,6 +185,8 @@ class Pool {
   BatchLayout layout_;
   EnvStepper stepper_;
   size_t participants_ = 1;
+  // set_assisted: guests may come to the call in flight (written by the caller between calls).
+  std::atomic<bool> assisted_{false};
   WorkQueue queue_;
   OutputRing ring_;
 

@@ -5,7 +5,7 @@
 namespace envhive {
 
 void SyncSegments::hand_out(size_t n) {
-  const size_t parts = segments_.size();
+  const size_t parts = segments_.size() - 1;  // the guests' segment (the last) stays empty
   for (size_t p = 0; p < parts; ++p) {
     const uint64_t front = p * n / parts, back = (p + 1) * n / parts;
     segments_[p].span.store(front | back << 32, std::memory_order_release);

@@ -20,12 +20,15 @@ namespace envhive {
 // Sync pools queue every env on every call. Each participant owns a fixed segment of env ids,
 // claims from its front (half of what is left, so the last claims are single envs) and, when it
 // is empty, steals from the back of the others'. Front and back share one CAS-updated word.
+// One more segment, always empty, is the guests' (guest_slot()): threads from outside the pool
+// that help with a call (Pool::assist) only ever steal.
 class SyncSegments {
  public:
-  explicit SyncSegments(size_t participants) : segments_(participants) {}
+  explicit SyncSegments(size_t participants) : segments_(participants + 1) {}
 
-  // Queue ids 0..n-1: participant p's segment is [p * n / P, (p + 1) * n / P).
+  // Queue ids 0..n-1: participant p's segment is [p * n / P, (p + 1) * n / P); the guests' stays empty.
   void hand_out(size_t n);
+  size_t guest_slot() const { return segments_.size() - 1; }
   // Claim for participant `self` at most `max_take` ids into `out` (all of its own segment when
   // `whole`: the caller running a batch alone); returns how many.
   size_t claim(size_t self, int32_t* out, size_t max_take, bool whole);
@@ -100,6 +103,8 @@ class WorkQueue {
   bool nonempty() const {
     return claimed_.load(std::memory_order_seq_cst) < queued_.load(std::memory_order_seq_cst);
   }
+  // Sync: the participant index a guest claims as (SyncSegments::guest_slot).
+  size_t guest_slot() const { return segments_.guest_slot(); }
  private:
   bool sync_;
   SyncSegments segments_;

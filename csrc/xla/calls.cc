@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <random>
@@ -119,12 +120,33 @@ class Call {
           outs[i * b_.num_outputs + k] = {o.data, o.dtype, static_cast<int64_t>(o.elements)};
         }
       }
-      LaneRunner::instance().run(n, [&](size_t i) {
-        codes[i] = lanes_[i].abi->wait(pool(i), &statuses[i]);
-        if (codes[i] == ENVHIVE_OK)
-          codes[i] = lanes_[i].abi->recv(pool(i), outs.data() + i * b_.num_outputs,
-                                         static_cast<int64_t>(b_.num_outputs), &statuses[i]);
-      });
+      // A thread with no lane left steps envs of the others' pools (pools whose module has
+      // set_assisted / assist: every built-in one; an out-of-tree module built before them not).
+      // ENVHIVE_XLA_LANE_ASSIST=0 (read once) turns that off: whole lanes only, as before it.
+      static const bool kAssistLanes = [] {
+        const char* text = std::getenv("ENVHIVE_XLA_LANE_ASSIST");
+        return text == nullptr || std::strcmp(text, "0") != 0;
+      }();
+      std::vector<uint8_t> assisted(n);
+      for (size_t i = 0; i < n; ++i)
+        assisted[i] = ENVHIVE_POOL_ABI_HAS(lanes_[i].abi, set_assisted) && ENVHIVE_POOL_ABI_HAS(lanes_[i].abi, assist);
+      const LaneRunner::Assist assist{
+          [&](bool shared) {
+            for (size_t i = 0; i < n; ++i)
+              if (assisted[i]) lanes_[i].abi->set_assisted(pool(i), shared ? 1 : 0);
+          },
+          [&](size_t i) {
+            if (assisted[i]) lanes_[i].abi->assist(pool(i));
+          }};
+      LaneRunner::instance().run(
+          n,
+          [&](size_t i) {
+            codes[i] = lanes_[i].abi->wait(pool(i), &statuses[i]);
+            if (codes[i] == ENVHIVE_OK)
+              codes[i] = lanes_[i].abi->recv(pool(i), outs.data() + i * b_.num_outputs,
+                                             static_cast<int64_t>(b_.num_outputs), &statuses[i]);
+          },
+          kAssistLanes ? &assist : nullptr);
       for (size_t i = 0; i < n && first.success(); ++i)
         if (codes[i] != ENVHIVE_OK) first = error(i, statuses[i]);
     }
@@ -254,7 +276,7 @@ uint64_t process_tag() {
 }
 
 bool register_abi(const EnvhivePoolAbi* abi, const char** why) {
-  if (abi->abi_version != ENVHIVE_POOL_ABI_VERSION || abi->struct_size < sizeof(EnvhivePoolAbi)) {
+  if (abi->abi_version != ENVHIVE_POOL_ABI_VERSION || abi->struct_size < ENVHIVE_POOL_ABI_MIN_SIZE) {
     *why = "the module's pool interface is of another version (rebuild it against this envhive)";
     return false;
   }

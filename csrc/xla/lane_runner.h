@@ -11,6 +11,10 @@
 // after another on the calling thread alone. ENVHIVE_XLA_LANE_THREADS (read once) sets the threads
 // in all, the caller included; 1 waits for the lanes one after another on the calling thread.
 //
+// A thread with no lane left to take then helps the lanes still running (Assist): it steps envs of
+// their pools as a guest (Pool::assist), so the last lanes finish on every thread env by env, as
+// one pool's envs do, instead of leaving the threads that are done idle.
+//
 // One call at a time uses the helpers; a call made meanwhile on another thread (XLA running two
 // programs at once) runs its lanes on its own thread. The helpers start with the first batched
 // call and live as long as the runner (the process's: as long as the process); between calls each
@@ -74,11 +78,23 @@ class LaneRunner {
   LaneRunner(const LaneRunner&) = delete;
   LaneRunner& operator=(const LaneRunner&) = delete;
 
+  // How threads help lanes they did not take. `prepare(shared)` runs on the calling thread before
+  // any lane: whether other threads will take part (the lanes' pools then leave envs for guests).
+  // `help(i)`, when shared, runs on each thread that finds no lane left to take, for every lane,
+  // starting after the last one it took: lane i may be running, done or not yet begun (help
+  // returns at once when nothing is left in it). Neither may throw.
+  struct Assist {
+    std::function<void(bool)> prepare;
+    std::function<void(size_t)> help;
+  };
+
   // Calls lane(i) once for every i in [0, n), on this thread and on up to min(n - 1, helpers)
-  // helper threads, and returns when every call has returned. `lane` must not throw.
-  void run(size_t n, const std::function<void(size_t)>& lane) {
+  // helper threads, and returns when every call has returned (and every `assist->help` too).
+  // `lane` must not throw.
+  void run(size_t n, const std::function<void(size_t)>& lane, const Assist* assist = nullptr) {
     std::unique_lock<std::mutex> own(use_mu_, std::try_to_lock);
     if (n <= 1 || max_helpers_ == 0 || !own.owns_lock()) {
+      if (assist != nullptr) assist->prepare(false);
       for (size_t i = 0; i < n; ++i) lane(i);
       return;
     }
@@ -92,8 +108,9 @@ class LaneRunner {
       const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
       lanes_ns.fetch_add(took.count(), std::memory_order_relaxed);
     };
+    if (assist != nullptr) assist->prepare(sharing_);
     if (sharing_) {
-      share(n, timed);
+      share(n, timed, assist != nullptr ? &assist->help : nullptr);
     } else {
       for (size_t i = 0; i < n; ++i) timed(i);
     }
@@ -114,8 +131,8 @@ class LaneRunner {
   }
 
   // Runs the lanes on this thread and the helpers; use_mu_ held.
-  void share(size_t n, const std::function<void(size_t)>& lane) {
-    Job job{&lane, n};
+  void share(size_t n, const std::function<void(size_t)>& lane, const std::function<void(size_t)>* help) {
+    Job job{&lane, help, n};
     {
       std::lock_guard<std::mutex> lock(mu_);
       start_helpers(std::min(n - 1, max_helpers_));
@@ -135,6 +152,7 @@ class LaneRunner {
 
   struct Job {
     const std::function<void(size_t)>* lane;
+    const std::function<void(size_t)>* help;  // null: no Assist
     size_t n;
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
@@ -142,11 +160,17 @@ class LaneRunner {
   };
 
   static void take_lanes(Job& job) {
-    for (size_t i = job.next.fetch_add(1, std::memory_order_relaxed); i < job.n;
-         i = job.next.fetch_add(1, std::memory_order_relaxed)) {
+    size_t i = job.next.fetch_add(1, std::memory_order_relaxed);
+    size_t last = i;
+    for (; i < job.n; i = job.next.fetch_add(1, std::memory_order_relaxed)) {
       (*job.lane)(i);
       job.done.fetch_add(1, std::memory_order_release);
+      last = i;
     }
+    // No lane left to take: help the others, from the one after this thread's last (threads that
+    // finish at once spread over different lanes). A lane already done costs a look.
+    if (job.help != nullptr && job.done.load(std::memory_order_acquire) < job.n)
+      for (size_t k = 1; k <= job.n; ++k) (*job.help)((last + k) % job.n);
   }
 
   // mu_ held. A thread that cannot be started leaves fewer helpers: the caller takes their lanes.

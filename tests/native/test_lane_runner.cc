@@ -94,6 +94,70 @@ TEST(lane_runner_keeps_quick_lanes_on_the_caller) {
   CHECK(!runner.sharing());  // and quick again: back on the caller
 }
 
+// A thread with no lane left helps the lanes still running (Assist): lane 1 holds 400 units of
+// 20 us, lane 0 one; whoever finishes lane 0 takes units of lane 1 through help(1). Every unit is
+// done once, prepare(shared) comes before any lane, and no help runs after run() returned.
+TEST(lane_runner_threads_with_no_lane_left_help_the_others) {
+  LaneRunner runner(1);
+  slow_lanes(runner, 2);
+  constexpr int kUnits = 400;
+  int helped_rounds = 0;
+  for (int round = 0; round < 5; ++round) {
+    std::atomic<int> next[2] = {0, 0}, done[2] = {0, 0};
+    const int units[2] = {1, kUnits};
+    std::atomic<int> by_help{0}, helping{0}, lanes_started{0};
+    std::atomic<int> prepared{-1};
+    const auto work = [&](size_t i, bool help) {
+      while (next[i].fetch_add(1) < units[i]) {
+        const auto until = Clock::now() + std::chrono::microseconds(20);
+        while (Clock::now() < until) {
+        }
+        done[i].fetch_add(1);
+        if (help) by_help.fetch_add(1);
+      }
+    };
+    const LaneRunner::Assist assist{
+        [&](bool shared) {
+          CHECK_EQ(lanes_started.load(), 0);
+          prepared = shared ? 1 : 0;
+        },
+        [&](size_t i) {
+          helping.fetch_add(1);
+          CHECK(i < 2);
+          work(i, true);
+          helping.fetch_sub(1);
+        }};
+    runner.run(
+        2,
+        [&](size_t i) {
+          lanes_started.fetch_add(1);
+          work(i, false);
+        },
+        &assist);
+    CHECK_EQ(helping.load(), 0);  // every help returned before run() did
+    CHECK_EQ(prepared.load(), runner.sharing() ? 1 : 0);
+    CHECK_EQ(done[0].load(), 1);
+    CHECK_EQ(done[1].load(), kUnits);
+    helped_rounds += by_help.load() > 0;
+  }
+  CHECK(runner.sharing());
+  CHECK(helped_rounds > 0);
+}
+
+// Without sharing (quick lanes, or no helpers) prepare says so and help never runs.
+TEST(lane_runner_unshared_calls_ask_for_no_help) {
+  LaneRunner none(0);
+  std::atomic<int> helps{0};
+  int prepared = -1;
+  const LaneRunner::Assist assist{[&](bool shared) { prepared = shared ? 1 : 0; },
+                                  [&](size_t) { helps.fetch_add(1); }};
+  for (size_t n : {1, 3}) {
+    none.run(n, [](size_t) { std::this_thread::sleep_for(std::chrono::microseconds(300)); }, &assist);
+    CHECK_EQ(prepared, 0);
+  }
+  CHECK_EQ(helps.load(), 0);
+}
+
 TEST(lane_runner_without_helpers_runs_lanes_on_the_caller) {
   LaneRunner runner(0);
   std::set<std::thread::id> threads;
