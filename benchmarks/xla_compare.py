@@ -12,7 +12,9 @@ number of steps with random actions (3 interleaved timed runs each, median):
 
 Then the vmap case: 4 pools of 16 envs stepped by ONE ``jax.vmap``-ed scan (pools of 2 threads, which
 step concurrently, and of 1 thread, which the calling thread steps in turn), vs one pool of 64 envs
-(``--threads`` threads), vs the 4 pools one after another (``lax.map``). EnvPool's
+(``--threads`` threads), vs the 4 pools one after another (``lax.map``); each vmap case also runs
+with ``ENVHIVE_XLA_LANE_ASSIST=0`` (whole lanes, no guests) and ``ENVHIVE_XLA_LANE_THREADS=1`` (no
+lane helpers). EnvPool's
 ``xla()`` is tried under vmap too (it refuses). Engines alternate (interleaved repetitions); the
 table gives medians of steps/s (env steps: rows x calls) and ratios.
 
