@@ -147,6 +147,8 @@ class Call {
                                              static_cast<int64_t>(b_.num_outputs), &statuses[i]);
           },
           kAssistLanes ? &assist : nullptr);
+      if (kAssistLanes)  // the pools' next calls (from Python too) run with their own threads again
+        assist.prepare(false);
       for (size_t i = 0; i < n && first.success(); ++i)
         if (codes[i] != ENVHIVE_OK) first = error(i, statuses[i]);
     }
