@@ -134,7 +134,10 @@ class Pool {
   // stepped any (none left: at once). A guest leaves alone a batch the caller runs alone (solo)
   // and an async pool, and never prepares envs. While set_assisted is on, the pool's own workers
   // claim nothing: the caller and its guests (one thread per core in a vmapped call) step it all.
-  void set_assisted(bool on) { assisted_.store(on && sync(), std::memory_order_relaxed); }
+  void set_assisted(bool on) {
+    const bool v = on && sync();  // (stored only when it changes: pool workers read its line while they spin)
+    if (assisted_.load(std::memory_order_relaxed) != v) assisted_.store(v, std::memory_order_relaxed);
+  }
   bool assist();
 
   // Any thread: make a caller waiting in the pool return kClosed (and every later wait at once).
