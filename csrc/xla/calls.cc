@@ -73,6 +73,7 @@ struct Lane {
   const EnvhivePoolAbi* abi = nullptr;
   EnvhivePoolShape shape{};
   bool acquired = false, reached = false, sent = false;
+  bool assistable = false;  // the module's table holds set_assisted and assist (appended to it)
 };
 
 class Call {
@@ -122,21 +123,21 @@ class Call {
       }
       // A thread with no lane left steps envs of the others' pools (pools whose module has
       // set_assisted / assist: every built-in one; an out-of-tree module built before them not).
-      // ENVHIVE_XLA_LANE_ASSIST=0 (read once) turns that off: whole lanes only, as before it.
+      // ENVHIVE_XLA_LANE_ASSIST=0 (read once) turns that off: whole lanes only, as before it. A
+      // single lane is never shared, and its pool's flag is already off (cleared after every
+      // batched call), so a plain call pays nothing for it.
       static const bool kAssistLanes = [] {
         const char* text = std::getenv("ENVHIVE_XLA_LANE_ASSIST");
         return text == nullptr || std::strcmp(text, "0") != 0;
       }();
-      std::vector<uint8_t> assisted(n);
-      for (size_t i = 0; i < n; ++i)
-        assisted[i] = ENVHIVE_POOL_ABI_HAS(lanes_[i].abi, set_assisted) && ENVHIVE_POOL_ABI_HAS(lanes_[i].abi, assist);
+      const bool assisting = kAssistLanes && n > 1;
       const LaneRunner::Assist assist{
           [&](bool shared) {
             for (size_t i = 0; i < n; ++i)
-              if (assisted[i]) lanes_[i].abi->set_assisted(pool(i), shared ? 1 : 0);
+              if (lanes_[i].assistable) lanes_[i].abi->set_assisted(pool(i), shared ? 1 : 0);
           },
           [&](size_t i) {
-            if (assisted[i]) lanes_[i].abi->assist(pool(i));
+            if (lanes_[i].assistable) lanes_[i].abi->assist(pool(i));
           }};
       LaneRunner::instance().run(
           n,
@@ -146,8 +147,8 @@ class Call {
               codes[i] = lanes_[i].abi->recv(pool(i), outs.data() + i * b_.num_outputs,
                                              static_cast<int64_t>(b_.num_outputs), &statuses[i]);
           },
-          kAssistLanes ? &assist : nullptr);
-      if (kAssistLanes)  // the pools' next calls (from Python too) run with their own threads again
+          assisting ? &assist : nullptr);
+      if (assisting)  // the pools' next calls (from Python too) run with their own threads again
         assist.prepare(false);
       for (size_t i = 0; i < n && first.success(); ++i)
         if (codes[i] != ENVHIVE_OK) first = error(i, statuses[i]);
@@ -201,6 +202,7 @@ class Call {
                     "not a pool handle of this process (uninitialised, corrupted, or made in another process)");
       l.abi = find_abi(l.h.abi);
       if (l.abi == nullptr) return fail(ENVHIVE_INVALID_ARGUMENT, i, "corrupted handle (unknown module)");
+      l.assistable = ENVHIVE_POOL_ABI_HAS(l.abi, set_assisted) && ENVHIVE_POOL_ABI_HAS(l.abi, assist);
       for (size_t j = 0; j < i; ++j)
         if (lanes_[j].h.abi == l.h.abi && lanes_[j].h.serial == l.h.serial)
           return fail(ENVHIVE_INVALID_ARGUMENT, i,

@@ -26,7 +26,10 @@ struct ProbeLog {
 };
 ProbeLog g_log;
 
-void probe_reset_threads();
+void probe_reset_threads() {
+  std::lock_guard<std::mutex> lock(g_log.threads_mu);
+  g_log.threads.clear();
+}
 
 void probe_reset() {
   g_log.steps = 0;
@@ -34,11 +37,6 @@ void probe_reset() {
   g_log.concurrent = 0;
   g_log.max_concurrent = 0;
   probe_reset_threads();
-}
-
-void probe_reset_threads() {
-  std::lock_guard<std::mutex> lock(g_log.threads_mu);
-  g_log.threads.clear();
 }
 
 std::set<std::thread::id> probe_threads() {
