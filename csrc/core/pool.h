@@ -266,8 +266,10 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
                             Interrupted&& interrupted, Helper help) {
   using clock = std::chrono::steady_clock;
   // Poll before sleeping, yielding the core on every poll: pool threads can share a core, and a
-  // pause-spin there holds the core the others need until the next scheduler tick.
-  auto spin_until = clock::now() + tuning::kCallerSpin;
+  // pause-spin there holds the core the others need until the next scheduler tick. The poll
+  // window opens when the caller first finds nothing to do (and again after each chunk it steps):
+  // a wait that its own chunks complete, a small sync call's usual case, reads no clock at all.
+  std::optional<clock::time_point> spin_until;
   std::optional<CallerPresence> presence;
   if (standby_on_) presence.emplace(*this, help);
   double work_since_check = 0.0;  // ns spent stepping envs since Ctrl-C was last polled
@@ -282,7 +284,7 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
           work_since_check = 0.0;
           if (interrupted()) return WaitResult::kInterrupted;
         }
-        spin_until = clock::now() + tuning::kCallerSpin;
+        spin_until.reset();
         continue;
       }
     }
@@ -292,7 +294,8 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
     if (presence && help == Helper::kQuickEnvs && queue_.nonempty()) standby_.caller_cannot_help(true);
     const auto now = clock::now();
     if (deadline && now >= *deadline) return WaitResult::kTimeout;
-    if (now < spin_until) {
+    if (!spin_until) spin_until = now + tuning::kCallerSpin;
+    if (now < *spin_until) {
       std::this_thread::yield();
       continue;
     }

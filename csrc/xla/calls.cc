@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <vector>
@@ -78,7 +79,7 @@ struct Lane {
 
 class Call {
  public:
-  explicit Call(const CallBuffers& b) : b_(b) {}
+  explicit Call(const CallBuffers& b) : b_(b) { blank(status_); }
   ~Call() {
     for (Lane& l : lanes_)
       if (l.acquired) l.abi->release(reinterpret_cast<void*>(l.h.pool), l.h.call, l.reached, ok_);
@@ -88,15 +89,16 @@ class Call {
     if (auto e = resolve(); e.failure()) return e;
     if (auto e = check_shapes(); e.failure()) return e;
     if (b_.actions) {
+      const size_t act_per = per_lane(*b_.actions), ids_per = per_lane(*b_.env_ids);
       for (size_t i = 0; i < lanes_.size(); ++i) {  // all lanes first: a bad action touches no pool
-        const HostBuffer a = slice(*b_.actions, i), ids = slice(*b_.env_ids, i);
+        const HostBuffer a = slice(*b_.actions, i, act_per), ids = slice(*b_.env_ids, i, ids_per);
         const EnvhiveBuffer ab{a.data, a.dtype, static_cast<int64_t>(a.elements)};
         if (lanes_[i].abi->check_send(pool(i), &ab, static_cast<const int32_t*>(ids.data),
                                       static_cast<int64_t>(ids.elements), &status_) != ENVHIVE_OK)
           return error(i);
       }
       for (size_t i = 0; i < lanes_.size(); ++i) {
-        const HostBuffer a = slice(*b_.actions, i), ids = slice(*b_.env_ids, i);
+        const HostBuffer a = slice(*b_.actions, i, act_per), ids = slice(*b_.env_ids, i, ids_per);
         const EnvhiveBuffer ab{a.data, a.dtype, static_cast<int64_t>(a.elements)};
         lanes_[i].reached = true;
         if (lanes_[i].abi->send(pool(i), &ab, static_cast<const int32_t*>(ids.data),
@@ -111,16 +113,18 @@ class Call {
       // lanes are waited for in parallel (LaneRunner): the thread waiting in a pool steps its envs.
       // Everything a lane needs is allocated here: the helpers allocate nothing (nothing throws there).
       const size_t n = lanes_.size();
-      std::vector<EnvhiveStatus> statuses(n);
+      std::unique_ptr<EnvhiveStatus[]> statuses(new EnvhiveStatus[n]);  // (not value-initialised: 1 KB each)
+      for (size_t i = 0; i < n; ++i) blank(statuses[i]);
       std::vector<int32_t> codes(n, ENVHIVE_OK);
       std::vector<EnvhiveBuffer> outs(n * b_.num_outputs);
-      for (size_t i = 0; i < n; ++i) {
-        lanes_[i].reached = true;
-        for (size_t k = 0; k < b_.num_outputs; ++k) {
-          const HostBuffer o = slice(b_.outputs[k], i);
+      for (size_t k = 0; k < b_.num_outputs; ++k) {
+        const size_t per = per_lane(b_.outputs[k]);
+        for (size_t i = 0; i < n; ++i) {
+          const HostBuffer o = slice(b_.outputs[k], i, per);
           outs[i * b_.num_outputs + k] = {o.data, o.dtype, static_cast<int64_t>(o.elements)};
         }
       }
+      for (size_t i = 0; i < n; ++i) lanes_[i].reached = true;
       // A thread with no lane left steps envs of the others' pools (pools whose module has
       // set_assisted / assist: every built-in one; an out-of-tree module built before them not).
       // ENVHIVE_XLA_LANE_ASSIST=0 (read once) turns that off: whole lanes only, as before it. A
@@ -214,9 +218,9 @@ class Call {
     return ffi::Error::Success();
   }
 
-  // Each lane's slice of a [*lanes, ...] buffer.
-  HostBuffer slice(const HostBuffer& b, size_t lane) const {
-    const size_t per = b.elements / lanes_.size();
+  // Each lane's slice of a [*lanes, ...] buffer: `per` (per_lane) elements from lane * per.
+  size_t per_lane(const HostBuffer& b) const { return b.elements / lanes_.size(); }
+  static HostBuffer slice(const HostBuffer& b, size_t lane, size_t per) {
     return {static_cast<uint8_t*>(b.data) + lane * per * dtype_bytes(b.dtype), b.dtype, per};
   }
 
@@ -261,9 +265,17 @@ class Call {
     }
   }
 
+  // A status nobody has written yet (what an error without a message would read). Whole statuses
+  // are not zeroed: each is over 1 KB, and a call only reads one that a pool reported an error in.
+  static void blank(EnvhiveStatus& st) {
+    st.code = ENVHIVE_OK;
+    st.num_env_ids = 0;
+    st.message[0] = '\0';
+  }
+
   const CallBuffers& b_;
   std::vector<Lane> lanes_;
-  EnvhiveStatus status_{};
+  EnvhiveStatus status_;  // (blanked by the constructor)
   bool ok_ = false;
 };
 

@@ -101,18 +101,22 @@ class LaneRunner {
     // use_mu_ held from here: this call alone reads and updates the running mean.
     const double rest_ns = mean_lane_ns_ * static_cast<double>(n - 1);
     sharing_ = rest_ns >= (sharing_ ? tuning::kLaneShareBelowNs : tuning::kLaneShareAboveNs);
+    using clock = std::chrono::steady_clock;
     std::atomic<int64_t> lanes_ns{0};
-    const std::function<void(size_t)> timed = [&](size_t i) {
-      const auto start = std::chrono::steady_clock::now();
-      lane(i);
-      const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
-      lanes_ns.fetch_add(took.count(), std::memory_order_relaxed);
-    };
     if (assist != nullptr) assist->prepare(sharing_);
-    if (sharing_) {
+    if (sharing_) {  // lanes run side by side: each is timed on its own thread
+      const std::function<void(size_t)> timed = [&](size_t i) {
+        const auto start = clock::now();
+        lane(i);
+        lanes_ns.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start).count(),
+                           std::memory_order_relaxed);
+      };
       share(n, timed, assist != nullptr ? &assist->help : nullptr);
-    } else {
-      for (size_t i = 0; i < n; ++i) timed(i);
+    } else {  // one after another: the lanes' times add up to the loop's (one clock pair, not one per lane)
+      const auto start = clock::now();
+      for (size_t i = 0; i < n; ++i) lane(i);
+      lanes_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start).count(),
+                     std::memory_order_relaxed);
     }
     const double mean = static_cast<double>(lanes_ns.load(std::memory_order_relaxed)) / static_cast<double>(n);
     mean_lane_ns_ = mean_lane_ns_ == 0.0 ? mean : mean_lane_ns_ + tuning::kLaneCostWeight * (mean - mean_lane_ns_);
