@@ -398,11 +398,13 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
   // the caller's claims, tells an async pool which envs are quick enough for the waiting caller,
   // and tells a waiting caller when to poll Ctrl-C. A sync pool whose only thread is the caller
   // needs it only for the last two and times one chunk in kSampleEvery once steps were timed (a
-  // clock pair is ~4% of a 1-env CartPole call); its other chunks count as the estimate says.
+  // clock pair is ~4% of a 1-env CartPole call); its other chunks count as the estimate says. So
+  // does a pool with workers whose call runs on the caller alone (solo: no worker claims, so the
+  // caller alone counts; the samples still tell dispatch when batches grew worth sharing).
   // (With guests allowed, a guest may run this too: every chunk is timed and untimed_chunks_,
   // the caller's alone, is left untouched.)
-  const bool timed = participants_ > 1 || !sync() || assisted_.load(std::memory_order_relaxed) ||
-                     untimed_chunks_++ % tuning::kSampleEvery == 0 ||
+  const bool timed = (participants_ > 1 && !solo_.load(std::memory_order_relaxed)) || !sync() ||
+                     assisted_.load(std::memory_order_relaxed) || untimed_chunks_++ % tuning::kSampleEvery == 0 ||
                      step_ns_.load(std::memory_order_relaxed) < 0.0;
   const auto start = timed ? clock::now() : clock::time_point{};
   Outcome out[kMaxChunk];

@@ -199,7 +199,7 @@ class Pool {
   // much a sync caller claims at once so it answers Ctrl-C within about one env.
   alignas(64) std::atomic<double> env_ns_{-1.0};
   std::atomic<double> step_ns_{-1.0};
-  uint32_t untimed_chunks_ = 0;  // sync pools whose only thread is the caller (it alone writes it)
+  uint32_t untimed_chunks_ = 0;  // sync calls the caller runs alone (no workers, or solo): it alone writes it
   // Sync pools with workers: this batch runs on the caller alone (caller writes in dispatch; a
   // spinning worker reads it: nothing the caller writes per call shares its line).
   alignas(64) std::atomic<bool> solo_{false};
@@ -269,7 +269,8 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
   // pause-spin there holds the core the others need until the next scheduler tick. The poll
   // window opens when the caller first finds nothing to do (and again after each chunk it steps):
   // a wait that its own chunks complete, a small sync call's usual case, reads no clock at all.
-  std::optional<clock::time_point> spin_until;
+  constexpr clock::time_point kNotOpen = clock::time_point::min();
+  clock::time_point spin_until = kNotOpen;
   std::optional<CallerPresence> presence;
   if (standby_on_) presence.emplace(*this, help);
   double work_since_check = 0.0;  // ns spent stepping envs since Ctrl-C was last polled
@@ -284,7 +285,7 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
           work_since_check = 0.0;
           if (interrupted()) return WaitResult::kInterrupted;
         }
-        spin_until.reset();
+        spin_until = kNotOpen;
         continue;
       }
     }
@@ -294,8 +295,8 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
     if (presence && help == Helper::kQuickEnvs && queue_.nonempty()) standby_.caller_cannot_help(true);
     const auto now = clock::now();
     if (deadline && now >= *deadline) return WaitResult::kTimeout;
-    if (!spin_until) spin_until = now + tuning::kCallerSpin;
-    if (now < *spin_until) {
+    if (spin_until == kNotOpen) spin_until = now + tuning::kCallerSpin;
+    if (now < spin_until) {
       std::this_thread::yield();
       continue;
     }

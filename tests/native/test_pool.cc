@@ -21,6 +21,7 @@ struct ProbeLog {
   std::atomic<int64_t> prepares{0};
   std::atomic<int> concurrent{0};      // envs being stepped right now, across the pool
   std::atomic<int> max_concurrent{0};
+  std::atomic<double> extra_us{0.0};   // busy-wait added to every step (a cost that changes mid-test)
   std::mutex threads_mu;
   std::set<std::thread::id> threads;  // the threads that stepped an env (since probe_reset)
 };
@@ -36,6 +37,7 @@ void probe_reset() {
   g_log.prepares = 0;
   g_log.concurrent = 0;
   g_log.max_concurrent = 0;
+  g_log.extra_us = 0.0;
   probe_reset_threads();
 }
 
@@ -84,8 +86,8 @@ class ProbeEnv final : public Env {
     int seen = g_log.max_concurrent.load();
     while (now > seen && !g_log.max_concurrent.compare_exchange_weak(seen, now)) {
     }
-    if (slow_us_ > 0.0) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(slow_us_);
+    if (const double us = slow_us_ + g_log.extra_us.load(); us > 0.0) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(us);
       while (std::chrono::steady_clock::now() < until) {
       }
     }
@@ -285,6 +287,33 @@ TEST(guests_step_envs_of_a_sync_call_once) {
       CHECK(g_log.max_concurrent.load() <= std::min(threads + 2, n));
     }
   }
+}
+
+// A pool with workers runs batches cheaper than a hand-off on the caller alone (solo), timing
+// only a sample of them; once its envs grow slow, the samples still show it and the workers
+// step again.
+TEST(solo_pools_share_again_once_their_envs_grow_slow) {
+  probe_reset();
+  const int n = 16;
+  PoolUnderTest t(n, n, 2);
+  t.send_all(Command::kReset);
+  t.recv();
+  t.release();
+  for (int call = 0; call < 100; ++call) {  // cheap steps: a batch of ~2 us, well under kSoloBelowNs
+    t.send_all();
+    t.recv();
+    t.release();
+  }
+  g_log.extra_us = 300.0;  // now ~5 ms a batch, far above kSharedAboveNs
+  g_log.max_concurrent = 0;
+  int calls = 0;
+  for (; calls < 4 * static_cast<int>(tuning::kSampleEvery) && g_log.max_concurrent.load() < 2; ++calls) {
+    t.send_all();
+    const std::byte* blk = t.recv();
+    for (int i = 0; i < n; ++i) CHECK_EQ(t.obs(blk, static_cast<size_t>(i))[1], static_cast<double>(101 + calls));
+    t.release();
+  }
+  CHECK_EQ(g_log.max_concurrent.load(), 2);  // both threads stepped envs of one call
 }
 
 // Async pools: every env sent is returned exactly once, in some batch, before it is sent again.
