@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import os
 import subprocess
 import sys
 import textwrap
@@ -338,6 +339,53 @@ def test_an_env_error_in_one_lane_of_one_thread_pools_names_its_lane_and_env() -
     obs = np.asarray(obs)
     assert obs[2, 1, 1] == 0  # lane 2's env 1 started a new episode
     assert (obs[[0, 1, 3], :, 1] == 3).all() and (obs[2, [0, 2], 1] == 3).all()  # the rest stepped 3 times
+
+
+def _thread_ids() -> set[str]:
+    return set(os.listdir("/proc/self/task"))
+
+
+def _context_switches(tids: set[str]) -> int:
+    """Context switches so far of these threads of this process (Linux /proc)."""
+    total = 0
+    for tid in tids:
+        with open(f"/proc/self/task/{tid}/status") as f:
+            total += sum(int(line.split()[1]) for line in f if "ctxt_switches" in line)
+    return total
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2, reason="needs Linux /proc and 2+ cores"
+)
+def test_shared_vmap_calls_leave_the_pools_own_workers_asleep() -> None:
+    """In a shared vmapped call the lanes' threads step every env (their pools' workers sit out), so
+    the pools are told before their work is queued: their workers are never woken to sit out (they
+    used to be woken on every call and spin, ~1.5 context switches per worker per call)."""
+    before = _thread_ids()
+    envs = [
+        envhive.make("Dummy-v0", num_envs=4, num_threads=2, episode_length=0, delays_us=[200.0], seed=i)
+        for i in range(4)
+    ]
+    workers = _thread_ids() - before  # the pools' own threads
+    assert len(workers) >= 4
+    for e in envs:
+        e.reset()
+    fns = [e.xla() for e in envs]
+    handles = jnp.stack([f.handle for f in fns])
+    step = jax.jit(jax.vmap(fns[0].step))
+    zeros = jnp.zeros((4, 4), jnp.int32)
+    for _ in range(3):  # lanes of ~0.4-0.8 ms: shared from the second call on
+        handles, out = step(handles, zeros)
+        jax.block_until_ready(out)
+    time.sleep(0.05)  # workers still spinning from before the calls were shared go to sleep
+    switches = _context_switches(workers)
+    for _ in range(10):
+        handles, out = step(handles, zeros)
+    jax.block_until_ready(out)
+    assert _context_switches(workers) - switches <= len(workers)  # (a spurious wake-up each at most)
+    assert (np.asarray(out[0])[:, :, 1] == 13).all()  # every env of every lane stepped 13 times
+    for e in envs:
+        e.close()
 
 
 def test_vmap_of_anything_but_a_batch_of_handles_is_refused_at_trace_time() -> None:

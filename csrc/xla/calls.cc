@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -97,18 +98,28 @@ class Call {
                                       static_cast<int64_t>(ids.elements), &status_) != ENVHIVE_OK)
           return error(i);
       }
+    }
+    // Hands every lane its actions (after all passed their checks). A dispatch that passed its
+    // checks does not fail (but if it did: no lane waits, and the error names its lane).
+    ffi::Error send_error = ffi::Error::Success();
+    const std::function<bool()> send_all = [&] {
+      const size_t act_per = per_lane(*b_.actions), ids_per = per_lane(*b_.env_ids);
       for (size_t i = 0; i < lanes_.size(); ++i) {
         const HostBuffer a = slice(*b_.actions, i, act_per), ids = slice(*b_.env_ids, i, ids_per);
         const EnvhiveBuffer ab{a.data, a.dtype, static_cast<int64_t>(a.elements)};
         lanes_[i].reached = true;
         if (lanes_[i].abi->send(pool(i), &ab, static_cast<const int32_t*>(ids.data),
-                                static_cast<int64_t>(ids.elements), &status_) != ENVHIVE_OK)
-          return error(i);  // a dispatch that passed its checks does not fail (but if it did: no lane waits)
+                                static_cast<int64_t>(ids.elements), &status_) != ENVHIVE_OK) {
+          send_error = error(i);
+          return false;
+        }
         lanes_[i].sent = true;
       }
-    }
+      return true;
+    };
+    if (b_.num_outputs == 0) return b_.actions && !send_all() ? send_error : finish();
     ffi::Error first = ffi::Error::Success();
-    if (b_.num_outputs > 0) {
+    {
       // Every lane is received even after an error, so no pool keeps a batch nobody takes. The
       // lanes are waited for in parallel (LaneRunner): the thread waiting in a pool steps its envs.
       // Everything a lane needs is allocated here: the helpers allocate nothing (nothing throws there).
@@ -124,7 +135,8 @@ class Call {
           outs[i * b_.num_outputs + k] = {o.data, o.dtype, static_cast<int64_t>(o.elements)};
         }
       }
-      for (size_t i = 0; i < n; ++i) lanes_[i].reached = true;
+      if (!b_.actions)  // (a step marks each lane as its actions reach it)
+        for (size_t i = 0; i < n; ++i) lanes_[i].reached = true;
       // A thread with no lane left steps envs of the others' pools (pools whose module has
       // set_assisted / assist: every built-in one; an out-of-tree module built before them not).
       // ENVHIVE_XLA_LANE_ASSIST=0 (read once) turns that off: whole lanes only, as before it. A
@@ -143,7 +155,9 @@ class Call {
           [&](size_t i) {
             if (lanes_[i].assistable) lanes_[i].abi->assist(pool(i));
           }};
-      LaneRunner::instance().run(
+      // A step's actions are handed out inside run(), once the pools know whether guests will
+      // come: a pool told so leaves its own workers asleep instead of waking them to sit out.
+      const bool ran = LaneRunner::instance().run(
           n,
           [&](size_t i) {
             codes[i] = lanes_[i].abi->wait(pool(i), &statuses[i]);
@@ -151,16 +165,15 @@ class Call {
               codes[i] = lanes_[i].abi->recv(pool(i), outs.data() + i * b_.num_outputs,
                                              static_cast<int64_t>(b_.num_outputs), &statuses[i]);
           },
-          assisting ? &assist : nullptr);
+          assisting ? &assist : nullptr, b_.actions ? &send_all : nullptr);
       if (assisting)  // the pools' next calls (from Python too) run with their own threads again
         assist.prepare(false);
+      if (!ran) return send_error;
       for (size_t i = 0; i < n && first.success(); ++i)
         if (codes[i] != ENVHIVE_OK) first = error(i, statuses[i]);
     }
     if (first.failure()) return first;
-    write_next_handles();
-    ok_ = true;
-    return ffi::Error::Success();
+    return finish();
   }
 
  private:
@@ -215,6 +228,12 @@ class Call {
       l.acquired = true;
       l.abi->describe(pool(i), &l.shape);
     }
+    return ffi::Error::Success();
+  }
+
+  ffi::Error finish() {
+    write_next_handles();
+    ok_ = true;
     return ffi::Error::Success();
   }
 

@@ -90,13 +90,17 @@ class LaneRunner {
 
   // Calls lane(i) once for every i in [0, n), on this thread and on up to min(n - 1, helpers)
   // helper threads, and returns when every call has returned (and every `assist->help` too).
-  // `lane` must not throw.
-  void run(size_t n, const std::function<void(size_t)>& lane, const Assist* assist = nullptr) {
+  // `queue`, when given, runs on this thread after `assist->prepare` and before any lane: it hands
+  // the lanes their work (a pool told beforehand that guests will come leaves its own workers
+  // asleep). If it returns false no lane runs and run() returns false. `lane` must not throw.
+  bool run(size_t n, const std::function<void(size_t)>& lane, const Assist* assist = nullptr,
+           const std::function<bool()>* queue = nullptr) {
     std::unique_lock<std::mutex> own(use_mu_, std::try_to_lock);
     if (n <= 1 || max_helpers_ == 0 || !own.owns_lock()) {
       if (assist != nullptr) assist->prepare(false);
+      if (queue != nullptr && !(*queue)()) return false;
       for (size_t i = 0; i < n; ++i) lane(i);
-      return;
+      return true;
     }
     // use_mu_ held from here: this call alone reads and updates the running mean.
     const double rest_ns = mean_lane_ns_ * static_cast<double>(n - 1);
@@ -104,6 +108,7 @@ class LaneRunner {
     using clock = std::chrono::steady_clock;
     std::atomic<int64_t> lanes_ns{0};
     if (assist != nullptr) assist->prepare(sharing_);
+    if (queue != nullptr && !(*queue)()) return false;
     if (sharing_) {  // lanes run side by side: each is timed on its own thread
       const std::function<void(size_t)> timed = [&](size_t i) {
         const auto start = clock::now();
@@ -120,6 +125,7 @@ class LaneRunner {
     }
     const double mean = static_cast<double>(lanes_ns.load(std::memory_order_relaxed)) / static_cast<double>(n);
     mean_lane_ns_ = mean_lane_ns_ == 0.0 ? mean : mean_lane_ns_ + tuning::kLaneCostWeight * (mean - mean_lane_ns_);
+    return true;
   }
 
   // Whether the last batched call shared its lanes with the helpers (for tests).

@@ -4,8 +4,10 @@
 #include <atomic>
 #include <cstdlib>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -156,6 +158,44 @@ TEST(lane_runner_unshared_calls_ask_for_no_help) {
     CHECK_EQ(prepared, 0);
   }
   CHECK_EQ(helps.load(), 0);
+}
+
+// A step's work is queued after the pools were told whether guests come (prepare) and before any
+// lane waits; a queue that fails runs no lane. Both for shared calls and for calls on the caller.
+TEST(lane_runner_queues_work_after_prepare_and_before_any_lane) {
+  for (size_t helpers : {size_t{0}, size_t{1}}) {
+    LaneRunner runner(helpers);
+    slow_lanes(runner, 3);  // with a helper: lanes of 300 us, so the calls below are shared
+    CHECK_EQ(runner.sharing(), helpers > 0);
+    std::mutex mu;
+    std::vector<std::string> events;
+    const auto note = [&](std::string what) {
+      std::lock_guard<std::mutex> lock(mu);
+      events.push_back(std::move(what));
+    };
+    const LaneRunner::Assist assist{[&](bool shared) { note(shared ? "prepare shared" : "prepare alone"); },
+                                    [](size_t) {}};
+    for (bool queued_ok : {true, false}) {
+      events.clear();
+      const std::function<bool()> queue = [&] {
+        note("queue");
+        return queued_ok;
+      };
+      const bool ran = runner.run(
+          3,
+          [&](size_t) {
+            note("lane");
+            std::this_thread::sleep_for(std::chrono::microseconds(300));
+          },
+          &assist, &queue);
+      CHECK_EQ(ran, queued_ok);
+      CHECK(events.size() >= 2);
+      CHECK(events[0] == (helpers > 0 ? "prepare shared" : "prepare alone"));
+      CHECK(events[1] == "queue");
+      CHECK_EQ(std::count(events.begin(), events.end(), std::string("lane")), queued_ok ? 3 : 0);
+      CHECK_EQ(std::count(events.begin(), events.end(), std::string("queue")), 1);
+    }
+  }
 }
 
 TEST(lane_runner_without_helpers_runs_lanes_on_the_caller) {
