@@ -1,4 +1,4 @@
-"""The C++ resize equals cv2.resize bit for bit on ALE frames.
+"""The C++ resize equals cv2.resize bit for bit on ALE frames; the raw screen equals ALE's own.
 
 Two pools run in lock step with the same seed and actions: one observes the raw 210x160 screen
 (max-pooled, gray or RGB), the other the resized one; cv2.resize of the first must equal the
@@ -70,26 +70,45 @@ def test_other_sizes_equal_cv2(size: tuple[int, int], area: bool) -> None:
             np.testing.assert_array_equal(s, cv2_resize(r, size, False, area))
 
 
-def test_raw_size_is_the_max_pooled_screen() -> None:
-    """img 210x160 skips the resize: the observation is ALE's own grayscale screen, max-pooled
-    over the last two frames of the skip."""
+@pytest.mark.parametrize("simd", ["base", "avx2", "avx512"])
+@pytest.mark.parametrize("gray", [True, False], ids=["gray", "rgb"])
+def test_raw_size_is_the_max_pooled_screen(simd: str, gray: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """img 210x160 skips the resize: the observation is ALE's own grayscale (or RGB) screen,
+    max-pooled over the last two frames of the skip -- at every vector level of the palette lookup
+    ($ENVHIVE_ATARI_SIMD caps it; a level the CPU lacks runs as the CPU's best)."""
     ale_py = pytest.importorskip("ale_py")
     import gymnasium
 
+    monkeypatch.setenv("ENVHIVE_ATARI_SIMD", simd)
     gymnasium.register_envs(ale_py)
     g = gymnasium.make("ALE/Pong-v5", frameskip=1, repeat_action_probability=0.0)
     g.reset(seed=0)
     h = envhive.make(
-        "Pong-v5", num_envs=1, noop_max=0, use_fire_reset=False, img_height=210, img_width=160, stack_num=1
+        "Pong-v5",
+        num_envs=1,
+        noop_max=0,
+        use_fire_reset=False,
+        img_height=210,
+        img_width=160,
+        stack_num=1,
+        gray_scale=gray,
     )
     h.reset()
     ale = g.unwrapped.ale
+    screen = ale.getScreenGrayscale if gray else lambda: ale.getScreenRGB().transpose(2, 0, 1)
     rng = np.random.default_rng(1)
     for _ in range(50):
         a = int(rng.integers(6))
         frames = []
         for _ in range(4):
             g.step(a)
-            frames.append(ale.getScreenGrayscale())
+            frames.append(screen())
         obs = h.step(np.array([a]))[0]
-        np.testing.assert_array_equal(obs[0, 0], np.maximum(frames[2], frames[3]))
+        want = np.maximum(frames[2], frames[3])
+        np.testing.assert_array_equal(obs[0, 0] if gray else obs[0], want)
+
+
+def test_an_unknown_vector_level_is_a_value_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENVHIVE_ATARI_SIMD", "sse9")
+    with pytest.raises(ValueError, match="ENVHIVE_ATARI_SIMD=sse9: expected base, avx2 or avx512"):
+        envhive.make("Pong-v5", num_envs=1)

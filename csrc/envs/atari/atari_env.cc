@@ -1,5 +1,7 @@
 #include "atari_env.h"
 
+#include <cstdlib>
+
 namespace envhive::atari {
 
 AtariEnv::AtariEnv(const AtariConfig& cfg, const RomInfo& rom) : cfg_(cfg) {
@@ -21,19 +23,20 @@ AtariEnv::AtariEnv(const AtariConfig& cfg, const RomInfo& rom) : cfg_(cfg) {
   // Palette lookups, taken from ALE's own conversions so they match getScreenGrayscale/RGB.
   // Screen values are even palette indices; the grayscale table reads index + 1, so 255 is skipped.
   auto& palette = ale_->theOSystem->colourPalette();
+  const Simd simd = atari_simd(std::getenv("ENVHIVE_ATARI_SIMD"));
   std::array<uint8_t, 256> index{};
   for (int i = 0; i < 256; ++i) index[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
   if (cfg.gray_scale) {
     std::array<uint8_t, 256> gray{};
     palette.applyPaletteGrayscale(gray.data(), index.data(), 255);
-    lut_[0] = PaletteLut(gray);
+    lut_[0] = PaletteLut(gray, simd);
   } else {
     std::array<uint8_t, 768> rgb{};
     palette.applyPaletteRGB(rgb.data(), index.data(), 256);
     for (size_t c = 0; c < 3; ++c) {
       std::array<uint8_t, 256> channel{};
       for (size_t i = 0; i < 256; ++i) channel[i] = rgb[3 * i + c];
-      lut_[c] = PaletteLut(channel);
+      lut_[c] = PaletteLut(channel, simd);
     }
   }
 

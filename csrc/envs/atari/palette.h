@@ -2,15 +2,17 @@
 // ALE's applyPaletteGrayscale/RGB, which is a tenth of a step's time when done byte by byte.
 //
 // The TIA only writes even palette indices (its colour registers drop bit 0), so the lookup is
-// over 128 entries: on CPUs with AVX2 (checked at run time) it is 8 byte shuffles of 16-entry
-// tables per 32 pixels. A chunk with an odd index goes through the plain table, so the result is
-// ALE's for any input.
+// over 128 entries: with AVX-512 VBMI it is one two-table byte permute per 64 pixels, with AVX2 8
+// byte shuffles of 16-entry tables per 32 pixels (the level is chosen at run time, simd.h). A
+// chunk with an odd index goes through the plain table, so the result is ALE's for any input.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+
+#include "simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -22,12 +24,10 @@ namespace envhive::atari {
 class PaletteLut {
  public:
   PaletteLut() = default;
-  explicit PaletteLut(const std::array<uint8_t, 256>& table) : table_(table) {
+  PaletteLut(const std::array<uint8_t, 256>& table, Simd simd) : table_(table), simd_(simd) {
     for (size_t k = 0; k < 8; ++k)
       for (size_t j = 0; j < 16; ++j) even_[k][j] = even_[k][j + 16] = table[2 * (16 * k + j)];
-#ifdef ENVHIVE_PALETTE_AVX2
-    avx2_ = __builtin_cpu_supports("avx2");
-#endif
+    for (size_t j = 0; j < 128; ++j) evens_[j] = table[2 * j];
   }
 
   // dst = table[src]
@@ -40,13 +40,39 @@ class PaletteLut {
   void run(const uint8_t* src, uint8_t* dst, size_t n) const {
     size_t i = 0;
 #ifdef ENVHIVE_PALETTE_AVX2
-    if (avx2_) i = run_avx2<kMax>(src, dst, n);
+    if (simd_ == Simd::kAvx512) i = run_avx512<kMax>(src, dst, n);
+    if (simd_ >= Simd::kAvx2) i += run_avx2<kMax>(src + i, dst + i, n - i);
 #endif
     const uint8_t* t = table_.data();
     for (; i < n; ++i) dst[i] = kMax ? std::max(dst[i], t[src[i]]) : t[src[i]];
   }
 
 #ifdef ENVHIVE_PALETTE_AVX2
+  // Whole 64-pixel chunks: the 128 even entries are two 64-byte tables, and vpermi2b picks from
+  // them by bits 0-6 of (index >> 1). A chunk holding an odd index goes through the plain table.
+  // Returns how many pixels were done.
+  template <bool kMax>
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) size_t run_avx512(const uint8_t* src, uint8_t* dst,
+                                                                          size_t n) const {
+    const __m512i lo = _mm512_loadu_si512(evens_.data()), hi = _mm512_loadu_si512(evens_.data() + 64);
+    const __m512i one = _mm512_set1_epi8(1), low7 = _mm512_set1_epi8(0x7f);
+    const uint8_t* t = table_.data();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      const __m512i p = _mm512_loadu_si512(src + i);
+      if (_mm512_test_epi8_mask(p, one) != 0) {
+        for (size_t j = i; j < i + 64; ++j) dst[j] = kMax ? std::max(dst[j], t[src[j]]) : t[src[j]];
+        continue;
+      }
+      // A 16-bit shift moves the high byte's bit 0 into the low byte's bit 7: masked off.
+      const __m512i idx = _mm512_and_si512(_mm512_srli_epi16(p, 1), low7);
+      __m512i out = _mm512_permutex2var_epi8(lo, idx, hi);
+      if (kMax) out = _mm512_max_epu8(out, _mm512_loadu_si512(dst + i));
+      _mm512_storeu_si512(dst + i, out);
+    }
+    return i;
+  }
+
   // Whole 32-pixel chunks; a chunk holding an odd index goes through the plain table instead.
   // Returns how many pixels were done.
   template <bool kMax>
@@ -78,7 +104,8 @@ class PaletteLut {
 
   std::array<uint8_t, 256> table_{};
   alignas(32) std::array<std::array<uint8_t, 32>, 8> even_{};
-  bool avx2_ = false;
+  std::array<uint8_t, 128> evens_{};  // table[0], table[2], ..., table[254]
+  Simd simd_ = Simd::kBase;
 };
 
 }  // namespace envhive::atari
