@@ -1,8 +1,10 @@
-// Which vector instructions the Atari preprocessing (palette.h, resize.h) may use: the best the CPU
-// (and the OS, which must save the wider registers) offers, capped by $ENVHIVE_ATARI_SIMD.
+// Which vector instructions the Atari palette lookup (palette.h) may use: the best the CPU (and the
+// OS, which must save the wider registers) offers, capped by $ENVHIVE_ATARI_SIMD. The resize stays
+// SSE2 at every level (wider floating point measured slower overall, docs/envs.md).
 //
-// Every level computes the same bytes (tests/test_atari_resize.py runs each level against cv2);
-// the cap exists to test and compare the lower levels on a machine that has the higher ones.
+// Every level computes the same bytes (tests/native/test_palette.cc checks each against the plain
+// table, tests/test_atari_resize.py each against ALE's own screens); the cap exists to test and
+// compare the lower levels on a machine that has the higher ones.
 #pragma once
 
 #include <stdexcept>
@@ -13,7 +15,7 @@ namespace envhive::atari {
 enum class Simd {
   kBase,    // what the compiler's baseline target gives (SSE2 on x86-64)
   kAvx2,    // + AVX2
-  kAvx512,  // + AVX-512 F, BW, VL and VBMI (Ice Lake, Zen 4 and later)
+  kAvx512,  // + AVX-512 F, BW and VBMI (Ice Lake, Zen 4 and later)
 };
 
 // The CPU's level, ignoring $ENVHIVE_ATARI_SIMD.
@@ -21,7 +23,7 @@ inline Simd cpu_simd() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   // libgcc's checks include the OS's support for the registers (XCR0), not only CPUID.
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi"))
+      __builtin_cpu_supports("avx512vbmi"))
     return Simd::kAvx512;
   if (__builtin_cpu_supports("avx2")) return Simd::kAvx2;
 #endif
