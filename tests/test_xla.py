@@ -549,6 +549,35 @@ def test_close_from_another_thread_ends_a_waiting_call() -> None:
     assert env.closed
 
 
+def test_closing_a_pool_whose_threads_write_into_the_call_s_obs_output() -> None:
+    """With x64 the float64 observations go straight from the pool's threads into the call's obs
+    output (no copy); a close from another thread meanwhile fails the call only after the threads
+    are done with that buffer (the C++ test settle_completes_the_envs_in_flight_after_a_closed_wait
+    checks the pool's side), and a completed call's obs equal the numpy API's."""
+    with jax.enable_x64(True):
+        env = envhive.make("Dummy-v0", num_envs=6, num_threads=3, seed=5, episode_length=0, delays_us=[150_000.0])
+        env.reset()
+        handle, _, _, step = env.xla()
+        f = jax.jit(step)
+        actions = jnp.arange(6, dtype=jnp.int32)
+        handle, (obs, *_) = f(handle, actions)
+        assert obs.dtype == jnp.float64
+        ref = replay("Dummy-v0", np.asarray(actions)[None], num_envs=6, seed=5, episode_length=0)
+        np.testing.assert_array_equal(np.asarray(obs), ref[0][0])
+        closer = threading.Timer(0.01, env.close)
+        closer.start()
+        t0 = time.monotonic()
+        try:
+            jax.block_until_ready(f(handle, actions))
+            raised = None
+        except jax.errors.JaxRuntimeError as e:
+            raised = hx.translate(e)
+        closer.join()
+        assert isinstance(raised, envhive.PoolClosedError), raised  # 2 x 150 ms of steps; the close at 10 ms
+        assert time.monotonic() - t0 < 30
+        assert env.closed
+
+
 def test_a_python_call_and_a_program_inside_the_pool_at_once_are_refused() -> None:
     """A pool serves one call at a time. A jitted step runs on another thread while this thread
     makes a Python step; each env step takes 1 s, so the two overlap whichever gets in first, and

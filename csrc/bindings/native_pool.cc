@@ -349,6 +349,7 @@ class NativePool {
   }
 
   void abi_release(uint64_t call, bool reached_pool, bool ok) {
+    settle_obs_target();  // a call that ended before its recv (a failed send in another lane)
     if (reached_pool) {
       if (ok) xla_next_call_.store(call + 1, std::memory_order_relaxed);
       xla_resync_ = !ok;  // the caller still holds the handle from before the failed program
@@ -398,9 +399,23 @@ class NativePool {
     return guarded(st, [&] {
       check_can_receive();
       const WaitResult r = pool_->wait_batch(std::nullopt, [] { return false; });  // no Ctrl-C without the GIL
-      if (r == WaitResult::kClosed)
+      if (r == WaitResult::kClosed) {
+        settle_obs_target();  // the caller frees its obs buffer once this call fails
         throw PoolClosedDuringCall("the pool was closed by another thread while an XLA call waited in it");
+      }
     });
+  }
+
+  // pool_abi.h's write_obs_into: the next batch's obs rows go into the caller's buffer.
+  int32_t abi_write_obs_into(const EnvhiveBuffer& obs) {
+    const SpaceSpec& o = pool_->spaces().observation;
+    const bool fits = pool_->sync() && obs.data != nullptr && obs.dtype == static_cast<int32_t>(o.dtype) &&
+                      obs.elements == static_cast<int64_t>(pool_->options().batch_size) *
+                                          static_cast<int64_t>(o.count()) &&
+                      reinterpret_cast<uintptr_t>(obs.data) % 16 == 0;
+    xla_obs_ = fits ? static_cast<std::byte*>(obs.data) : nullptr;
+    pool_->set_obs_target(xla_obs_);
+    return fits ? 1 : 0;
   }
 
   // Guests of a batched call (pool_abi.h): the caller's call is in flight, so pool_ is live.
@@ -416,10 +431,13 @@ class NativePool {
     std::byte* blk = nullptr;
     const int32_t code = guarded(st, [&] { blk = pool_->finish_recv(failures); });
     if (code != ENVHIVE_OK) return code;
+    // The obs rows are in place when write_obs_into took this very buffer (finish_recv forgot it).
+    const bool obs_in_place = xla_obs_ != nullptr && count > 0 && outputs[0].data == xla_obs_;
+    xla_obs_ = nullptr;
     const int32_t result = guarded(st, [&] {
       if (!layout_error.empty()) throw std::invalid_argument(layout_error);
       if (!failures.empty()) return;
-      copy_batch(blk, outputs);
+      copy_batch(blk, outputs, obs_in_place);
     });
     pool_->recycler()->release(blk);
     if (result != ENVHIVE_OK || failures.empty()) return result;
@@ -453,6 +471,14 @@ class NativePool {
     } catch (...) {
       return set_status(st, ENVHIVE_INTERNAL, "unknown C++ exception");
     }
+  }
+
+  // After a call's wait failed, and at its release: the pool's threads are done with the obs
+  // buffer write_obs_into gave (pool.h: settle), so the caller may free it.
+  void settle_obs_target() {
+    if (xla_obs_ == nullptr) return;
+    pool_->settle();
+    xla_obs_ = nullptr;
   }
 
   size_t num_outputs() const {
@@ -522,13 +548,16 @@ class NativePool {
     }
   }
 
-  void copy_batch(const std::byte* blk, const EnvhiveBuffer* out) const {
+  void copy_batch(const std::byte* blk, const EnvhiveBuffer* out, bool obs_in_place) const {
     const BatchLayout& L = pool_->layout();
     const auto& sp = pool_->spaces();
     const size_t rows = static_cast<size_t>(pool_->options().batch_size);
     const size_t obs_values = rows * sp.observation.count();
     size_t k = 0;
-    copy_column(L.obs.in(blk), sp.observation.dtype, obs_values, out[k++], "obs");
+    if (obs_in_place)
+      ++k;
+    else
+      copy_column(L.obs.in(blk), sp.observation.dtype, obs_values, out[k++], "obs");
     copy_column(reinterpret_cast<const std::byte*>(L.reward.in(blk)), DType::kFloat64, rows, out[k++], "reward");
     copy_column(reinterpret_cast<const std::byte*>(L.terminated.in(blk)), DType::kBool, rows, out[k++], "terminated");
     copy_column(reinterpret_cast<const std::byte*>(L.truncated.in(blk)), DType::kBool, rows, out[k++], "truncated");
@@ -1166,6 +1195,7 @@ class NativePool {
   std::atomic<uint64_t> xla_next_call_{0};    // the call number the next handle must carry
   bool xla_resync_ = false;                   // the last call failed: accept any number once
   bool xla_checked_ = false;                  // check_send accepted the rows in xla_rows_ / ids_
+  std::byte* xla_obs_ = nullptr;              // write_obs_into: the call's obs buffer, until recv or settled
   std::vector<std::byte> xla_rows_;           // actions converted to the pool's action dtype
 };
 
@@ -1202,6 +1232,7 @@ const EnvhivePoolAbi kPoolAbi = {
     },
     [](void* pool, int32_t on) { as_pool(pool)->abi_set_assisted(on != 0); },
     [](void* pool) -> int32_t { return as_pool(pool)->abi_assist() ? 1 : 0; },
+    [](void* pool, const EnvhiveBuffer* obs) -> int32_t { return as_pool(pool)->abi_write_obs_into(*obs); },
 };
 
 }  // namespace

@@ -12,11 +12,14 @@
  * Versioning: `abi_version` changes whenever a function's meaning or signature changes; a caller
  * refuses a table of another version. `struct_size` lets later versions append functions: a caller
  * uses an appended one only when the table is long enough to hold it (ENVHIVE_POOL_ABI_HAS), so a
- * module built before it still works without it. Appended so far: set_assisted and assist.
+ * module built before it still works without it. Appended so far: set_assisted, assist and
+ * write_obs_into.
  *
  * A call on a pool (the XLA handlers' order):
  *   acquire            reserve the pool for this call (one call at a time, Python's included)
  *   check_send, send   validate every lane first, then dispatch (so a bad action touches no pool)
+ *   write_obs_into     (optional, sync pools) before send: the batch's observations go straight
+ *                      into the caller's obs buffer, which recv then leaves alone
  *   wait, recv         wait for the next batch (the calling thread steps envs meanwhile), then
  *                      copy it into the caller's buffers
  *   set_assisted,      (optional, sync pools) before wait, say whether other threads may help
@@ -129,6 +132,14 @@ typedef struct EnvhivePoolAbi {
    * until none is left. Returns 1 if it stepped any, else 0 at once (nothing left: the batch is
    * complete or was never sent; an async pool; set_assisted not on). Never fails. */
   int32_t (*assist)(void* pool);
+  /* Inside a call, before send: the pool's threads write the batch's observations straight into
+   * `obs` (batch_size rows of the observation in the pool's own dtype, the buffer recv would get
+   * as its first output), and recv leaves that buffer as it is instead of copying into it.
+   * Returns 1 if the pool took the buffer, else 0 (an async pool, another dtype or size, data not
+   * 16-byte aligned): recv then copies as usual. Either way nothing else changes. The pool
+   * forgets the buffer when recv takes the batch; a wait that fails (a closing pool) and release
+   * first see to it that no pool thread still writes into it. Never fails. */
+  int32_t (*write_obs_into)(void* pool, const EnvhiveBuffer* obs);
 } EnvhivePoolAbi;
 
 /* Whether a module's table holds function `field` (appended ones may be missing). */

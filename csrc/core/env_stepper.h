@@ -90,7 +90,9 @@ class EnvStepper {
   // Stepper: run the queued command; autoreset and the time limit are applied here.
   Outcome advance(int32_t id);
   // Stepper: the env's row of a batch (SAME_STEP: the terminal state into final_*, then a reset).
-  void write_row(int32_t id, const Outcome& out, std::byte* block, size_t row);
+  // Its observation goes to row `row` of `obs_rows` when given (Pool::set_obs_target), else to
+  // the block's obs column.
+  void write_row(int32_t id, const Outcome& out, std::byte* block, size_t row, std::byte* obs_rows = nullptr);
   // Any pool thread holding nothing else: the action-independent part of the env's next step
   // (Env::prepare); false when another thread holds the env. Errors surface from the step.
   bool prepare(int32_t id);
@@ -103,7 +105,8 @@ class EnvStepper {
   template <class F>
   bool guarded(EnvState& st, F&& f);
   static void fail(EnvState& st, std::string message);
-  void write_state(Env& env, const EnvState& st, std::byte* block, size_t row, const RowColumn& obs,
+  // The env's observation into `obs` (one row), its elapsed step and infos into row `row` of block.
+  void write_state(Env& env, const EnvState& st, std::byte* block, size_t row, std::byte* obs,
                    const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const;
 
   const Spaces& spaces_;
@@ -192,9 +195,9 @@ inline Outcome EnvStepper::advance(int32_t id) {
   return out;
 }
 
-inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* block, size_t row, const RowColumn& obs,
+inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* block, size_t row, std::byte* obs,
                              const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const {
-  env.write_obs(obs.row(block, row));
+  env.write_obs(obs);
   elapsed.in(block)[row] = static_cast<int32_t>(st.elapsed);
   if (infos.empty()) return;
   void* dst[kMaxInfoFields];  // validate_spaces bounds the count
@@ -202,10 +205,11 @@ inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* blo
   env.write_info(dst);
 }
 
-inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* block, size_t row) {
+inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* block, size_t row, std::byte* obs_rows) {
   Env& env = *envs_[static_cast<size_t>(id)];
   EnvState& st = state(id);
   const BatchLayout& L = layout_;
+  std::byte* obs = obs_rows ? obs_rows + row * L.obs.row_bytes : L.obs.row(block, row);
   bool ok = !st.failed;
   if (autoreset_ == AutoresetMode::kSameStep) {
     L.final_mask.in(block)[row] = ok && out.ended;
@@ -215,7 +219,7 @@ inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* blo
     } else {
       // SAME_STEP: keep the terminal observation and infos, then start the next episode now.
       ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
-             write_state(env, st, block, row, L.final_obs, L.final_elapsed_step, L.final_infos);
+             write_state(env, st, block, row, L.final_obs.row(block, row), L.final_elapsed_step, L.final_infos);
            }) && guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
              env.reset();
              if (!env.reset_continued_game()) st.elapsed = 0;
@@ -223,9 +227,9 @@ inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* blo
            });
     }
   }
-  if (ok) ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA { write_state(env, st, block, row, L.obs, L.elapsed_step, L.infos); });
+  if (ok) ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA { write_state(env, st, block, row, obs, L.elapsed_step, L.infos); });
   if (!ok) {  // the batch is lost (recv raises EnvError); its row holds zeros, not stale data
-    std::memset(L.obs.row(block, row), 0, L.obs.row_bytes);
+    std::memset(obs, 0, L.obs.row_bytes);
     L.elapsed_step.in(block)[row] = static_cast<int32_t>(st.elapsed);
     for (const auto& info : L.infos) std::memset(info.row(block, row), 0, info.row_bytes);
     if (autoreset_ == AutoresetMode::kSameStep) L.final_mask.in(block)[row] = false;

@@ -438,7 +438,8 @@ double Pool::run_chunk(const int32_t* ids, size_t n) {
     std::byte* blk = slot.block.load(std::memory_order_acquire);
     bool failed = false;
     for (size_t r = j; r < j + rows; ++r) {
-      stepper_.write_row(ids[r], out[r], blk, sync() ? static_cast<size_t>(ids[r]) : ring_.row_of(k0 + r));
+      stepper_.write_row(ids[r], out[r], blk, sync() ? static_cast<size_t>(ids[r]) : ring_.row_of(k0 + r),
+                         obs_target_);
       failed |= stepper_.state(ids[r]).failed;
     }
     if (prepare_)
@@ -489,7 +490,16 @@ std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
     }
   }
   outstanding_ -= opt_.batch_size;
+  obs_target_ = nullptr;
   return blk;
+}
+
+void Pool::settle() {
+  // Workers step until close() stops them (closing only ends waits), so what they hold completes;
+  // what nobody holds, this thread steps.
+  while (ring_.completed() < sent_total_)
+    if (help_once(Helper::kAnyEnv, 0) <= 0.0) std::this_thread::yield();
+  obs_target_ = nullptr;
 }
 
 void Pool::rebase() {

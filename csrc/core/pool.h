@@ -100,7 +100,19 @@ class Pool {
   }
   // After wait_batch returned kReady: takes the batch's block (the caller now owns it and gives it
   // back through recycler()->release), marks its envs idle and returns the failures of its envs.
+  // Forgets the obs target.
   std::byte* finish_recv(std::vector<EnvFailure>& failures);
+
+  // Sync pools, the caller, before dispatch: the next batch's observation rows go to `obs`
+  // (batch_size rows of layout().obs.row_bytes, row = env id) instead of the block's obs column,
+  // which then holds nothing of that batch. For a caller that would copy them out anyway (an XLA
+  // call into its output buffer). finish_recv forgets it; a caller whose wait ended otherwise
+  // (kClosed) must settle() before `obs` may go away.
+  void set_obs_target(std::byte* obs) { obs_target_ = sync() ? obs : nullptr; }
+  // The caller: runs (on this thread) or waits out every env dispatched so far, even while the
+  // pool is closing, then forgets the obs target, so no pool thread writes to it afterwards.
+  // Bounded by the envs in flight (one batch in a sync pool); nothing else is received.
+  void settle();
 
   // Wait until nothing is in flight, then forget unreceived results so the next batch starts clean.
   template <class Interrupted>
@@ -212,6 +224,8 @@ class Pool {
     uint64_t call = 0;
   };
   alignas(64) bool prepare_ = false;
+  // set_obs_target (caller-written before dispatch, read by the call's participants in run_chunk).
+  std::byte* obs_target_ = nullptr;
   std::vector<PrepareList> prepare_lists_;
   std::atomic<uint64_t> call_{0};  // sync dispatches so far (caller; preparing pools only)
 

@@ -100,14 +100,23 @@ class Call {
       }
     }
     // Hands every lane its actions (after all passed their checks). A dispatch that passed its
-    // checks does not fail (but if it did: no lane waits, and the error names its lane).
+    // checks does not fail (but if it did: no lane waits, and the error names its lane). A step
+    // that returns the batch first asks each pool to write its observations straight into the
+    // lane's obs output (sync pools with the same dtype take it), which recv then leaves alone:
+    // a copy of the largest output less per call.
     ffi::Error send_error = ffi::Error::Success();
     const std::function<bool()> send_all = [&] {
       const size_t act_per = per_lane(*b_.actions), ids_per = per_lane(*b_.env_ids);
+      const size_t obs_per = b_.num_outputs > 0 ? per_lane(b_.outputs[0]) : 0;
       for (size_t i = 0; i < lanes_.size(); ++i) {
         const HostBuffer a = slice(*b_.actions, i, act_per), ids = slice(*b_.env_ids, i, ids_per);
         const EnvhiveBuffer ab{a.data, a.dtype, static_cast<int64_t>(a.elements)};
         lanes_[i].reached = true;
+        if (b_.num_outputs > 0 && ENVHIVE_POOL_ABI_HAS(lanes_[i].abi, write_obs_into)) {
+          const HostBuffer o = slice(b_.outputs[0], i, obs_per);
+          const EnvhiveBuffer ob{o.data, o.dtype, static_cast<int64_t>(o.elements)};
+          lanes_[i].abi->write_obs_into(pool(i), &ob);
+        }
         if (lanes_[i].abi->send(pool(i), &ab, static_cast<const int32_t*>(ids.data),
                                 static_cast<int64_t>(ids.elements), &status_) != ENVHIVE_OK) {
           send_error = error(i);

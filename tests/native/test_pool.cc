@@ -477,6 +477,70 @@ TEST(request_close_ends_a_wait) {
   }
 }
 
+// set_obs_target: a sync batch's observations go to the caller's buffer (row = env id), for that
+// batch only; the block still carries everything else.
+TEST(an_obs_target_takes_one_sync_batch_s_observations) {
+  for (int threads : {1, 2, 3}) {
+    probe_reset();
+    const int n = 7;
+    PoolUnderTest t(n, n, threads);
+    t.send_all(Command::kReset);
+    t.recv();
+    t.release();
+    const size_t row = t.L().obs.row_bytes / sizeof(double);
+    for (int call = 1; call <= 6; ++call) {
+      const bool target = call % 2 == 1;
+      std::vector<double> buf(static_cast<size_t>(n) * row, -7.0);
+      if (target) t.pool->set_obs_target(reinterpret_cast<std::byte*>(buf.data()));
+      t.send_all(Command::kStep, call % 4);
+      const std::byte* blk = t.recv();
+      for (int i = 0; i < n; ++i) {
+        CHECK_EQ(t.ids(blk)[i], i);
+        CHECK_EQ(t.L().reward.in(blk)[i], static_cast<double>(call % 4));
+        const double* obs = target ? buf.data() + static_cast<size_t>(i) * row : t.obs(blk, static_cast<size_t>(i));
+        CHECK_EQ(obs[0], static_cast<double>(i));
+        CHECK_EQ(obs[1], static_cast<double>(call));
+        CHECK_EQ(obs[2], static_cast<double>(call % 4));
+        if (!target) CHECK_EQ(buf[static_cast<size_t>(i) * row], -7.0);  // the last target is forgotten
+      }
+      t.release();
+    }
+  }
+}
+
+// After a wait that request_close ended, settle() completes every env in flight (this thread
+// steps what nobody holds, and waits for what the pool's threads hold), so the target is written
+// in full and no thread touches it once settle returns.
+TEST(settle_completes_the_envs_in_flight_after_a_closed_wait) {
+  for (int threads : {1, 2, 3}) {
+    probe_reset();
+    const int n = 6;
+    PoolUnderTest t(n, n, threads, {{"every_us", 30'000.0}});
+    t.send_all(Command::kReset);
+    t.recv();
+    t.release();
+    const size_t row = t.L().obs.row_bytes / sizeof(double);
+    std::vector<double> buf(static_cast<size_t>(n) * row, -7.0);
+    t.pool->set_obs_target(reinterpret_cast<std::byte*>(buf.data()));
+    t.send_all();
+    std::thread closer([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      t.pool->request_close();
+    });
+    const WaitResult r = t.pool->wait_batch(std::nullopt, [] { return false; });
+    closer.join();
+    CHECK(r == WaitResult::kClosed);  // 6 x 30 ms of steps on at most 3 threads: not done at 10 ms
+    t.pool->settle();
+    CHECK_EQ(g_log.steps.load(), int64_t{n});  // every env stepped, once
+    CHECK_EQ(g_log.concurrent.load(), 0);      // and none is being stepped now
+    for (int i = 0; i < n; ++i) {
+      CHECK_EQ(buf[static_cast<size_t>(i) * row], static_cast<double>(i));
+      CHECK_EQ(buf[static_cast<size_t>(i) * row + 1], 1.0);
+    }
+    t.pool->close();
+  }
+}
+
 // Envs never reset are counted, so the bindings can refuse to step them.
 TEST(never_reset_envs_are_tracked) {
   PoolUnderTest t(3, 1, 1);
