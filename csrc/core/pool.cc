@@ -490,7 +490,9 @@ std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
     }
   }
   outstanding_ -= opt_.batch_size;
-  obs_target_ = nullptr;
+  // Written only when set (a sync batch, all of whose rows are written by now): an async pool's
+  // threads read it while they step other envs.
+  if (obs_target_ != nullptr) obs_target_ = nullptr;
   return blk;
 }
 
