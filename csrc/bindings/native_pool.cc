@@ -182,7 +182,8 @@ class NativePool {
   }
 
   // An XLA call may still be inside (the jitted program outlived the Python object): it returns
-  // PoolClosedError within one chunk of envs, and the pool is freed once it has left.
+  // PoolClosedError within one chunk of envs (or, when its envs write into the call's obs buffer,
+  // once the batch's envs have run: settle_obs_target), and the pool is freed once it has left.
   ~NativePool() {
     PoolRegistry::get().remove(serial_);
     if (pool_) {
