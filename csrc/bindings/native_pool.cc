@@ -183,7 +183,7 @@ class NativePool {
 
   // An XLA call may still be inside (the jitted program outlived the Python object): it returns
   // PoolClosedError within one chunk of envs (or, when its envs write into the call's obs buffer,
-  // once the batch's envs have run: settle_obs_target), and the pool is freed once it has left.
+  // once the batch's envs have run: abi_release settles), and the pool is freed once it has left.
   ~NativePool() {
     PoolRegistry::get().remove(serial_);
     if (pool_) {
@@ -350,7 +350,9 @@ class NativePool {
   }
 
   void abi_release(uint64_t call, bool reached_pool, bool ok) {
-    settle_obs_target();  // a call that ended before its recv (a failed send in another lane)
+    // A call that set an obs target and did not receive its batch (a wait a close ended, a failed
+    // send in another lane): no pool thread may write into the caller's buffer once it returns.
+    if (pool_->obs_target() != nullptr) pool_->settle();
     if (reached_pool) {
       if (ok) xla_next_call_.store(call + 1, std::memory_order_relaxed);
       xla_resync_ = !ok;  // the caller still holds the handle from before the failed program
@@ -400,10 +402,8 @@ class NativePool {
     return guarded(st, [&] {
       check_can_receive();
       const WaitResult r = pool_->wait_batch(std::nullopt, [] { return false; });  // no Ctrl-C without the GIL
-      if (r == WaitResult::kClosed) {
-        settle_obs_target();  // the caller frees its obs buffer once this call fails
+      if (r == WaitResult::kClosed)
         throw PoolClosedDuringCall("the pool was closed by another thread while an XLA call waited in it");
-      }
     });
   }
 
@@ -414,8 +414,7 @@ class NativePool {
                       obs.elements == static_cast<int64_t>(pool_->options().batch_size) *
                                           static_cast<int64_t>(o.count()) &&
                       reinterpret_cast<uintptr_t>(obs.data) % 16 == 0;
-    xla_obs_ = fits ? static_cast<std::byte*>(obs.data) : nullptr;
-    pool_->set_obs_target(xla_obs_);
+    pool_->set_obs_target(fits ? static_cast<std::byte*>(obs.data) : nullptr);
     return fits ? 1 : 0;
   }
 
@@ -430,11 +429,11 @@ class NativePool {
                      std::to_string(num_outputs());
     std::vector<EnvFailure> failures;
     std::byte* blk = nullptr;
+    // The obs rows are in place when write_obs_into took this very buffer (finish_recv forgets it).
+    const std::byte* target = pool_->obs_target();
+    const bool obs_in_place = target != nullptr && count > 0 && outputs[0].data == target;
     const int32_t code = guarded(st, [&] { blk = pool_->finish_recv(failures); });
     if (code != ENVHIVE_OK) return code;
-    // The obs rows are in place when write_obs_into took this very buffer (finish_recv forgot it).
-    const bool obs_in_place = xla_obs_ != nullptr && count > 0 && outputs[0].data == xla_obs_;
-    xla_obs_ = nullptr;
     const int32_t result = guarded(st, [&] {
       if (!layout_error.empty()) throw std::invalid_argument(layout_error);
       if (!failures.empty()) return;
@@ -472,14 +471,6 @@ class NativePool {
     } catch (...) {
       return set_status(st, ENVHIVE_INTERNAL, "unknown C++ exception");
     }
-  }
-
-  // After a call's wait failed, and at its release: the pool's threads are done with the obs
-  // buffer write_obs_into gave (pool.h: settle), so the caller may free it.
-  void settle_obs_target() {
-    if (xla_obs_ == nullptr) return;
-    pool_->settle();
-    xla_obs_ = nullptr;
   }
 
   size_t num_outputs() const {
@@ -1196,7 +1187,6 @@ class NativePool {
   std::atomic<uint64_t> xla_next_call_{0};    // the call number the next handle must carry
   bool xla_resync_ = false;                   // the last call failed: accept any number once
   bool xla_checked_ = false;                  // check_send accepted the rows in xla_rows_ / ids_
-  std::byte* xla_obs_ = nullptr;              // write_obs_into: the call's obs buffer, until recv or settled
   std::vector<std::byte> xla_rows_;           // actions converted to the pool's action dtype
 };
 

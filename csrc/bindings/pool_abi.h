@@ -137,8 +137,9 @@ typedef struct EnvhivePoolAbi {
    * as its first output), and recv leaves that buffer as it is instead of copying into it.
    * Returns 1 if the pool took the buffer, else 0 (an async pool, another dtype or size, data not
    * 16-byte aligned): recv then copies as usual. Either way nothing else changes. The pool
-   * forgets the buffer when recv takes the batch; a wait that fails (a closing pool) and release
-   * first see to it that no pool thread still writes into it. Never fails. */
+   * forgets the buffer when recv takes the batch; otherwise (a wait a close ended, a send that
+   * failed in another lane) release first sees to it that no pool thread still writes into it.
+   * Never fails. */
   int32_t (*write_obs_into)(void* pool, const EnvhiveBuffer* obs);
 } EnvhivePoolAbi;
 

@@ -109,6 +109,7 @@ class Pool {
   // call into its output buffer). finish_recv forgets it; a caller whose wait ended otherwise
   // (kClosed) must settle() before `obs` may go away.
   void set_obs_target(std::byte* obs) { obs_target_ = sync() ? obs : nullptr; }
+  std::byte* obs_target() const { return obs_target_; }  // the caller
   // The caller: runs (on this thread) or waits out every env dispatched so far, even while the
   // pool is closing, then forgets the obs target, so no pool thread writes to it afterwards.
   // Bounded by the envs in flight (one batch in a sync pool); nothing else is received.

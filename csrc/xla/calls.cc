@@ -76,6 +76,7 @@ struct Lane {
   EnvhivePoolShape shape{};
   bool acquired = false, reached = false, sent = false;
   bool assistable = false;  // the module's table holds set_assisted and assist (appended to it)
+  bool writes_obs = false;  // the module's table holds write_obs_into (appended to it)
 };
 
 class Call {
@@ -112,7 +113,7 @@ class Call {
         const HostBuffer a = slice(*b_.actions, i, act_per), ids = slice(*b_.env_ids, i, ids_per);
         const EnvhiveBuffer ab{a.data, a.dtype, static_cast<int64_t>(a.elements)};
         lanes_[i].reached = true;
-        if (b_.num_outputs > 0 && ENVHIVE_POOL_ABI_HAS(lanes_[i].abi, write_obs_into)) {
+        if (b_.num_outputs > 0 && lanes_[i].writes_obs) {
           const HostBuffer o = slice(b_.outputs[0], i, obs_per);
           const EnvhiveBuffer ob{o.data, o.dtype, static_cast<int64_t>(o.elements)};
           lanes_[i].abi->write_obs_into(pool(i), &ob);
@@ -229,6 +230,7 @@ class Call {
       l.abi = find_abi(l.h.abi);
       if (l.abi == nullptr) return fail(ENVHIVE_INVALID_ARGUMENT, i, "corrupted handle (unknown module)");
       l.assistable = ENVHIVE_POOL_ABI_HAS(l.abi, set_assisted) && ENVHIVE_POOL_ABI_HAS(l.abi, assist);
+      l.writes_obs = ENVHIVE_POOL_ABI_HAS(l.abi, write_obs_into);
       for (size_t j = 0; j < i; ++j)
         if (lanes_[j].h.abi == l.h.abi && lanes_[j].h.serial == l.h.serial)
           return fail(ENVHIVE_INVALID_ARGUMENT, i,

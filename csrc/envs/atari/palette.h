@@ -25,8 +25,6 @@ class PaletteLut {
  public:
   PaletteLut() = default;
   PaletteLut(const std::array<uint8_t, 256>& table, Simd simd) : table_(table), simd_(simd) {
-    for (size_t k = 0; k < 8; ++k)
-      for (size_t j = 0; j < 16; ++j) even_[k][j] = even_[k][j + 16] = table[2 * (16 * k + j)];
     for (size_t j = 0; j < 128; ++j) evens_[j] = table[2 * j];
   }
 
@@ -78,7 +76,8 @@ class PaletteLut {
   template <bool kMax>
   __attribute__((target("avx2"))) size_t run_avx2(const uint8_t* src, uint8_t* dst, size_t n) const {
     __m256i tables[8];
-    for (int k = 0; k < 8; ++k) tables[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(even_[k].data()));
+    for (int k = 0; k < 8; ++k)  // entries 16k..16k+15 in both 128-bit lanes (vpshufb looks up per lane)
+      tables[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(evens_.data() + 16 * k)));
     const __m256i low4 = _mm256_set1_epi8(0x0f), low7 = _mm256_set1_epi8(0x7f);
     const uint8_t* t = table_.data();
     size_t i = 0;
@@ -103,7 +102,6 @@ class PaletteLut {
 #endif
 
   std::array<uint8_t, 256> table_{};
-  alignas(32) std::array<std::array<uint8_t, 32>, 8> even_{};
   std::array<uint8_t, 128> evens_{};  // table[0], table[2], ..., table[254]
   Simd simd_ = Simd::kBase;
 };
