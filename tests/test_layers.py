@@ -2,7 +2,8 @@
 layer without a cycle), and no function hides an import of envhive to dodge a cycle.
 
 Layers, bottom up (docs/architecture.md):
-  0 errors, spaces, images, _version, sdk -- exceptions, declarations, render images, the C++ SDK
+  0 errors, spaces, images, _version, sdk, _procwire -- exceptions, declarations, render images, the
+                                    C++ SDK, the process backend's C++ sync step
   1 catalog                         -- task ids, families, family modules
   2 authoring.*                     -- environments written in Python (its own order below)
   3 registry                        -- kwargs into a resolved task and pool config
@@ -25,6 +26,7 @@ PACKAGE = Path(envhive.__file__).resolve().parent
 
 LAYERS: dict[str, int] = {
     "envhive._version": 0,
+    "envhive._procwire": 0,
     "envhive.errors": 0,
     "envhive.spaces": 0,
     "envhive.sdk": 0,

@@ -559,8 +559,33 @@ def test_thread_affinity_offset_pins_worker_i_to_core_offset_plus_i() -> None:
     np.testing.assert_array_equal(rew, [1, 2, 1, 2])
     assert env.pool_config.thread_affinity_offset == 1
     env.close()
-    free = envhive.make(make_faulty, num_envs=2, num_workers=2)
+    free = envhive.make(make_faulty, num_envs=2, num_workers=2, pin_workers=False)
     assert all(os.sched_getaffinity(p) == set(cores) for p in free.worker_pids)
     free.close()
     with pytest.raises(ValueError, match="thread_affinity_offset"):
         envhive.make(make_faulty, num_envs=2, thread_affinity_offset=-2)
+
+
+def test_workers_that_cover_every_core_are_pinned_one_per_core_by_default() -> None:
+    """pin_workers=None (the default) pins when the workers cover every core this process may
+    use (worker i on core i, wrapping around), and leaves fewer workers to the scheduler;
+    True pins any count, False none (and contradicts an offset)."""
+    cores = sorted(os.sched_getaffinity(0))
+    covering = envhive.make(make_faulty, num_envs=len(cores) + 1, num_workers=len(cores) + 1)
+    assert [os.sched_getaffinity(p) for p in covering.worker_pids] == [
+        {cores[i % len(cores)]} for i in range(len(cores) + 1)
+    ]
+    covering.reset()
+    _, rew, _, _, _ = covering.step(np.ones(len(cores) + 1, dtype=np.int64))
+    np.testing.assert_array_equal(rew, np.ones(len(cores) + 1))
+    covering.close()
+    one = envhive.make(make_faulty, num_envs=2, num_workers=1)
+    assert os.sched_getaffinity(one.worker_pids[0]) == ({cores[0]} if len(cores) == 1 else set(cores))
+    one.close()
+    forced = envhive.make(make_faulty, num_envs=2, num_workers=1, pin_workers=True)
+    assert os.sched_getaffinity(forced.worker_pids[0]) == {cores[0]}
+    forced.close()
+    with pytest.raises(ValueError, match="pin_workers=False contradicts thread_affinity_offset=1"):
+        envhive.make(make_faulty, num_envs=2, pin_workers=False, thread_affinity_offset=1)
+    with pytest.raises(TypeError, match="pin_workers must be a bool or None"):
+        envhive.make(make_faulty, num_envs=2, pin_workers=1)

@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+import envhive._procwire as _procwire
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
 from envhive.process import worker as worker_module
-from envhive.process.arena import LINE_WORDS, Arena, leaves
+from envhive.process.arena import LINE_WORDS, Arena, Leaf, leaves
 from envhive.process.factory import Factory, Shipped
 from envhive.process.infos import WORKER_SHIFT, InfoReader
 from envhive.process.protocol import CLOSE, CONTROL, OP_BITS, STEP_BLOCK, build_layout, ring_capacity
@@ -248,6 +249,9 @@ class ProcessPool:
         self._owner: int | None = None  # the thread of that call
         self.closing = False  # close() began (maybe in another thread): calls raise PoolClosedError
         self.waiting_call = ""  # what the call in flight waits in ("recv", "step", ...), for messages
+        self.use_wire = True  # False: sync steps take the Python path (tests compare the two)
+        self._wire: Any = None  # the C++ sync step (sync_wire), built on first use, dropped when workers change
+        self._wire_bounds: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ workers
     def _start(self, h: WorkerHandle) -> None:
@@ -308,6 +312,7 @@ class ProcessPool:
         """Hand a started worker the arena and its eventfds (over its pipe, SCM_RIGHTS)."""
         assert h.conn is not None
         h.commands = EventFd()
+        self._wire = None  # it holds the old command eventfd
         self.cmd_head[h.index * LINE_WORDS] = 0
         self.done_head[h.index * LINE_WORDS] = 0
         settings = worker_module.Settings(self.autoreset, self.spin_s, self.info_bytes)
@@ -338,6 +343,7 @@ class ProcessPool:
         """Handle a worker found dead: reap it, restart it if asked, and describe it."""
         h.alive = False
         self._poller = None
+        self._wire = None
         h.process.join(1.0)
         h.expected = h.taken = int(self.done_head[h.index * LINE_WORDS])
         what = describe_exit(h.process.exitcode)
@@ -497,6 +503,56 @@ class ProcessPool:
             assert conn is not None
             conn.send(("options", options))
 
+    def sync_wire(self) -> Any:
+        """The C++ sync step over this pool's arena (``envhive._procwire.SyncWire``), or None
+        where it cannot serve: an action space of several leaves, a worker not alive, the module
+        missing. The vector env asks for it on each sync step; it is built once, and dropped
+        when a worker dies or restarts (new eventfds) and at close."""
+        wire = self._wire
+        if wire is not None or not self.use_wire or len(self.act_leaves) != 1 or self.act_leaves[0].path:
+            return wire
+        if self.res.closed or self.closing or self.broken is not None or not all(h.alive for h in self.workers):
+            return None
+        leaf = self.act_leaves[0]
+        if self._wire_bounds is None:
+            self._wire_bounds = action_bounds(leaf)
+        low, high = self._wire_bounds
+        a = self.arrays
+        self._wire = _procwire.SyncWire(
+            a["cmd_head"],
+            a["cmd_ring"].reshape(-1),
+            a["done_head"],
+            a["batch_flags"],
+            a["worker_sleeping"],
+            a["act0"],
+            low,
+            high,
+            list(self.workers),
+            [h.commands.fd for h in self.workers if h.commands is not None],
+            self.capacity,
+            LINE_WORDS,
+            STEP_BLOCK,
+            SKIP_WAKEUPS,
+        )
+        return self._wire
+
+    def wire_step(self, actions: Any) -> int:
+        """A sync step through the C++ path (``sync_wire``): check, write and queue the actions,
+        then spin for the completions for the spinner's window. The workers' OR-ed batch flags
+        once done; -1 if they did not finish within it (queued: the caller waits in Python);
+        -2 if it did not take the actions or something is in flight (nothing queued: the caller
+        takes the Python path, which reports what is wrong)."""
+        wire = self._wire
+        if wire is None:
+            wire = self.sync_wire()
+            if wire is None:
+                return -2
+        spinner = self._spinner
+        flags: int = wire.step(actions, spinner.window(time.perf_counter()))
+        if flags >= 0:
+            spinner.record(wire.waited_s)
+        return flags
+
     # ------------------------------------------------------------------ completions
     def pending(self) -> int:
         """Env commands queued whose completions were not consumed yet."""
@@ -506,9 +562,9 @@ class ProcessPool:
             return a.expected - a.taken + b.expected - b.taken
         return sum(h.expected - h.taken for h in workers)
 
-    def wait_all(self, timeout: float | None = None) -> None:
+    def wait_all(self, timeout: float | None = None, spin: bool = True) -> None:
         """Wait until every queued env command completed, and consume them (sync mode);
-        TimeoutError leaves everything queued."""
+        TimeoutError leaves everything queued. ``spin=False``: block at once (the caller spun)."""
         heads = self.done_head
         workers = self.workers
         at = self.head_words
@@ -526,7 +582,7 @@ class ProcessPool:
                 return total >= target
 
             try:
-                self._wait(ready, timeout, target)
+                self._wait(ready, timeout, target, spin)
                 break
             except WorkerDiedError as error:  # let the other workers finish, then report it
                 death = death or error
@@ -579,7 +635,7 @@ class ProcessPool:
                 self.wait_all()
         self.errors.clear()
 
-    def _wait(self, ready: Callable[[], bool], timeout: float | None, target: int) -> None:
+    def _wait(self, ready: Callable[[], bool], timeout: float | None, target: int, spin: bool = True) -> None:
         """Spin briefly, then block until ``ready()``; EnvError if a worker dies, PoolClosedError
         if another thread closes the pool.
 
@@ -593,9 +649,9 @@ class ProcessPool:
         start = time.perf_counter()
         deadline = None if timeout is None else start + timeout
         spinner = self._spinner
-        spin = spinner.window(start)
-        if spin > 0:
-            spin_end = start + spin if deadline is None else min(start + spin, deadline)
+        window = spinner.window(start) if spin else 0.0
+        if window > 0:
+            spin_end = start + window if deadline is None else min(start + window, deadline)
             if spinner.spin(ready, spin_end):
                 spinner.record(time.perf_counter() - start)
                 return
@@ -731,6 +787,7 @@ class ProcessPool:
                 with contextlib.suppress(OSError, ValueError):
                     self.done.notify()  # the waiting call wakes, sees `closing` and leaves
         try:
+            self._wire = None  # it holds views of the arena
             if drop_views is not None:
                 drop_views()
             for name in ("arrays", "cmd_ring", "cmd_head", "done_ring"):
@@ -742,6 +799,28 @@ class ProcessPool:
         finally:
             if not mine:
                 self._busy.release()
+
+
+def action_bounds(leaf: Leaf) -> tuple[np.ndarray, np.ndarray]:
+    """Per-element ``[low, high)`` of an integer action leaf (one env's elements, flattened) as
+    the Python check applies them -- a Discrete's, MultiDiscrete's or MultiBinary's range, none
+    for an integer Box --, empty arrays for a real-valued leaf."""
+    space = leaf.space
+    if leaf.dtype.kind not in "iu":
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    size = int(np.prod(leaf.shape, dtype=np.int64))
+    if isinstance(space, spaces.Discrete):
+        low = np.full(size, int(space.start), dtype=np.int64)
+        high = low + int(space.n)
+    elif isinstance(space, spaces.MultiDiscrete):
+        low = np.broadcast_to(np.asarray(space.start, dtype=np.int64), leaf.shape).ravel().copy()
+        high = low + np.asarray(space.nvec, dtype=np.int64).ravel()
+    elif isinstance(space, spaces.MultiBinary):
+        low, high = np.zeros(size, dtype=np.int64), np.full(size, 2, dtype=np.int64)
+    else:  # an integer Box: any value of its dtype (the Python check looks at floats only)
+        info = np.iinfo(np.int64)
+        low, high = np.full(size, info.min, dtype=np.int64), np.full(size, info.max, dtype=np.int64)
+    return low, high
 
 
 def _has_replies(h: WorkerHandle) -> bool:

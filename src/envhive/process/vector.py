@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -57,6 +58,8 @@ PROCESS_KWARGS: dict[str, str] = {
     "restart_workers": "replace a worker that died (its envs start new episodes); default False",
     "spin_us": "the longest a waiter spins (yielding) before it blocks, while nothing else runs; default 200",
     "info_bytes": "per-env room for an info record in shared memory (bigger infos are pickled); default 256",
+    "pin_workers": "pin worker i to one core (from thread_affinity_offset, else core 0); default None: pin "
+    "when thread_affinity_offset >= 0 or when the workers cover every core this process may use",
 }
 START_METHODS = ("fork", "forkserver", "spawn")
 NATIVE_ONLY = ("num_threads",)
@@ -112,7 +115,7 @@ class ProcessVectorEnv(VectorEnv):
     (``num_envs``, ``batch_size`` -- below num_envs: async mode --, ``seed``,
     ``max_episode_steps``, ``autoreset_mode``; see ``envhive.registry.POOL_KWARGS``) and the
     backend's own (``PROCESS_KWARGS``: ``num_workers``, ``render_mode``, ``start_method``,
-    ``restart_workers``, ``spin_us``, ``info_bytes``). Any other kwarg goes to
+    ``restart_workers``, ``spin_us``, ``info_bytes``, ``pin_workers``). Any other kwarg goes to
     ``gymnasium.make`` (or the factory).
     """
 
@@ -132,6 +135,7 @@ class ProcessVectorEnv(VectorEnv):
         restart_workers: bool = False,
         spin_us: float = 200.0,
         info_bytes: int = 256,
+        pin_workers: bool | None = None,
         **env_kwargs: Any,
     ) -> None:
         native_only = sorted(set(NATIVE_ONLY) & set(env_kwargs))
@@ -164,6 +168,15 @@ class ProcessVectorEnv(VectorEnv):
             raise ValueError(f"spin_us must be a number of microseconds in [0, 1e6), got {spin_us!r}")
         if not isinstance(info_bytes, int) or isinstance(info_bytes, bool) or info_bytes < 0:
             raise ValueError(f"info_bytes must be an int >= 0, got {info_bytes!r}")
+        if pin_workers is not None and not isinstance(pin_workers, bool):
+            raise TypeError(f"pin_workers must be a bool or None, got {pin_workers!r}")
+        affinity_offset = pool_config.thread_affinity_offset
+        if pin_workers is False and affinity_offset >= 0:
+            raise ValueError(f"pin_workers=False contradicts thread_affinity_offset={affinity_offset} (which pins)")
+        if pin_workers or (pin_workers is None and pool_config.num_threads >= len(os.sched_getaffinity(0))):
+            # Workers that cover every core: one (or as many as there are) per core. Left to the
+            # scheduler, two of them often share a core while the parent spins alone on another.
+            affinity_offset = max(affinity_offset, 0)
         mode = pool_config.autoreset_mode
         num_envs, batch = pool_config.num_envs, pool_config.batch_size
 
@@ -186,7 +199,7 @@ class ProcessVectorEnv(VectorEnv):
             info_bytes=info_bytes,
             seeds=pool_config.seeds,
             restart_workers=restart_workers,
-            affinity_offset=pool_config.thread_affinity_offset,
+            affinity_offset=affinity_offset,
         )
         pool = self._pool
         self.start_method = pool.start_method
@@ -243,6 +256,9 @@ class ProcessVectorEnv(VectorEnv):
         self._disabled = mode == AutoresetMode.DISABLED
         self._all_ids = np.arange(num_envs, dtype=np.int32)
         self._flat_obs = len(self._obs) == 1 and not pool.obs_leaves[0].path and not self._objects[0]
+        # The C++ sync step (envhive._procwire) serves sync pools of one action leaf, outside
+        # DISABLED mode (whose "ended" check stays in Python).
+        self._wire_ok = self._sync and self._act_leaf is not None and not self._disabled
 
     @property
     def pool_config(self) -> PoolConfig:
@@ -315,10 +331,38 @@ class ProcessVectorEnv(VectorEnv):
         pool = self._pool
         pool.enter()
         try:
+            # The common sync step, in C++ (which also checks that nothing is in flight)
+            if env_id is None and self._wire_ok and self._all_reset and pool.broken is None and not pool.closing:
+                flags = pool.wire_step(actions)
+                if flags != -2:  # -2: not taken (another dtype or shape, a value out of range)
+                    return self._wire_finish(pool, flags)
             self._send(actions, env_id)
             return self._recv(None)
         finally:
             pool.leave()
+
+    def _wire_finish(
+        self, pool: ProcessPool, flags: int
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The rest of a sync step the C++ path queued and spun for: block in Python if the
+        spin ran out (dead workers, closing and Ctrl-C are handled there), collect."""
+        if flags < 0:
+            try:
+                pool.wait_all(None, spin=False)
+            except WorkerDiedError as error:  # the other workers' envs completed before the error was raised
+                self._in_flight[:] = False
+                self._after_death(error)
+                raise
+            flags = pool.flags()
+        if flags == 0 and self._flat_obs:  # nothing flagged (no infos, finals, errors): copy the arrays
+            return (
+                self._obs[0].copy(),
+                self._reward.copy(),
+                self._terminated.copy(),
+                self._truncated.copy(),
+                {"env_id": self._all_ids.copy(), "elapsed_step": self._elapsed.copy()},
+            )
+        return self._collect(self._all_ids, flags=flags)
 
     # ------------------------------------------------------------------ EnvPool API
     def send(self, actions: Any, env_id: Any = None) -> None:
@@ -554,13 +598,15 @@ class ProcessVectorEnv(VectorEnv):
         return [_check_leaf(leaf, get(actions), n, ids) for leaf, get in zip(leaves, self._act_getters, strict=True)]
 
     def _collect(
-        self, ids: np.ndarray, info_ids: np.ndarray | None = None
+        self, ids: np.ndarray, info_ids: np.ndarray | None = None, flags: int | None = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The outputs of rows ``ids`` (env ids, in row order; ``_all_ids`` for every env). A
-        masked sync reset passes ``info_ids``: only the envs it reset report infos."""
+        masked sync reset passes ``info_ids``: only the envs it reset report infos. ``flags``:
+        the workers' batch flags when the caller read them already."""
         pool = self._pool
         full = ids is self._all_ids
-        flags = pool.flags() if full else FLAG_ALL  # a full sync batch: only what the workers flagged
+        if flags is None:
+            flags = pool.flags() if full else FLAG_ALL  # a full sync batch: only what the workers flagged
         # (no local may hold a view of the arena when an exception leaves this frame: a traceback
         # kept by the caller would keep the mapping alive after close)
         if flags & FLAG_ERROR and (self._status.any() if full else self._status[ids].any()):

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+import envhive._procwire as _procwire
 from envhive.process.arena import LINE_WORDS, Arena, Layout, Leaf, getter, leaves, nest
 from envhive.process.factory import Shipped
 from envhive.process.infos import PICKLED, InfoWriter
@@ -175,6 +176,7 @@ class Worker:
         self.num_workers = len(self.done_head) // LINE_WORDS
         self.sleeping = self.arena.words("worker_sleeping")
         self.head_at = w * LINE_WORDS
+        self.command_spin = _procwire.CommandSpin(a["cmd_head"], self.head_at)
         capacity = a["cmd_ring"].shape[1]
         self.cmd_ring = self.arena.words("cmd_ring")[w * capacity : (w + 1) * capacity]
         self.done_ring = self.arena.words("done_ring")[w * capacity : (w + 1) * capacity]
@@ -237,6 +239,10 @@ class Worker:
         self.elapsed_block = a["elapsed"][self.lo : self.hi]
         self.kind_block = a["info_kind"][self.lo : self.hi]
         self.final_block = a["has_final"][self.lo : self.hi] if self.mode == SAME_STEP else None
+        # rewards, flags and elapsed steps in one C++ call where they are plain Python values
+        self.scalar_writer = _procwire.BlockWriter(
+            self.rew_block, a["terminated"][self.lo : self.hi], a["truncated"][self.lo : self.hi], self.elapsed_block
+        )
 
     # ------------------------------------------------------------------ arena access
     def _announce(self, code: int, fields: Any) -> None:
@@ -316,6 +322,7 @@ class Worker:
         cmd_head, head_at, ring, capacity = self.cmd_head, self.head_at, self.cmd_ring, self.capacity
         op_mask = (1 << OP_BITS) - 1
         run_one, publish = self._run, self._publish
+        sched_yield = os.sched_yield
         try:
             while True:
                 if cmd_head[head_at] == self.tail and not self._wait():
@@ -327,6 +334,9 @@ class Worker:
                         self._step_block()
                         self.finished += self.n
                         publish()
+                        # The parent (or the other worker) may share this core, spinning for this
+                        # block: give it the core now, not after the Python of the next wait.
+                        sched_yield()
                     elif entry < 0:
                         if entry == CLOSE or not self._control():
                             return
@@ -368,7 +378,7 @@ class Worker:
         start = time.perf_counter()
         spinner = self.spinner
         spin = spinner.window(start)
-        if spin > 0 and spinner.spin(lambda: cmd_head[head_at] != tail, start + spin):
+        if spin > 0 and self.command_spin.spin(tail, spin):
             spinner.record(time.perf_counter() - start)
             return True
         fds = [self.commands.fd] if self.watch < 0 else [self.commands.fd, self.watch]
@@ -422,6 +432,7 @@ class Worker:
         kind_out, final_out = self.kind_out, self.final_out
         flat = self.flat_obs
         write_obs = self.write_obs
+        write_rows = _procwire.BlockWriter.write_rows
         ndarray, shape = np.ndarray, self.obs_shape
         odd = False  # an observation that is not an array of the space's shape (concatenate would not check it)
         infos = 0
@@ -470,7 +481,9 @@ class Worker:
         if flat:
             assert self.obs_block is not None
             try:
-                if not odd and self.obs_concat is not None:  # one C-level copy of every row
+                if not odd and write_rows(obs_out, self.obs_block):  # numpy arrays of the row's dtype: memcpy
+                    pass
+                elif not odd and self.obs_concat is not None:  # one C-level copy of every row
                     np.concatenate(obs_out, out=self.obs_concat)
                 else:  # scalars, or an odd one: exactly as Gymnasium's concatenate batches them
                     np.stack(obs_out, out=self.obs_block)
@@ -481,18 +494,19 @@ class Worker:
                     except BAD_OBS as error:
                         failed.append((i, error))
                         self._fail_row(i, _bad_obs(self.obs_space, error))
-        try:
-            self.rew_block[:] = rew_out
-        except (TypeError, ValueError) as error:  # a reward that is not a number
-            for i, reward in enumerate(rew_out):
-                try:
-                    self.rew_block[i] = reward
-                except (TypeError, ValueError):
-                    failed.append((i, error))
-                    self._fail_row(i, TypeError(f"the reward {reward!r} is not a number"))
-        self.term_block[:] = term_out
-        self.trunc_block[:] = trunc_out
-        self.elapsed_block[:] = elapsed
+        if not self.scalar_writer.write(rew_out, term_out, trunc_out, elapsed):  # not all plain values
+            try:
+                self.rew_block[:] = rew_out
+            except (TypeError, ValueError) as error:  # a reward that is not a number
+                for i, reward in enumerate(rew_out):
+                    try:
+                        self.rew_block[i] = reward
+                    except (TypeError, ValueError):
+                        failed.append((i, error))
+                        self._fail_row(i, TypeError(f"the reward {reward!r} is not a number"))
+            self.term_block[:] = term_out
+            self.trunc_block[:] = trunc_out
+            self.elapsed_block[:] = elapsed
         flags = 0
         if infos or self.kinds_dirty:
             self.kind_block[:] = kind_out
