@@ -3,14 +3,17 @@
 Times ``--calls`` sync steps of ``envhive.make(..., backend="process")`` and splits each into:
 
 * ``parent before``: the parent's Python from ``step()`` until the workers' command is published
-  (checks, actions into the arena, the ring entries and wake-ups);
-* ``pickup``: from that publication until each worker starts its block (its wait noticing it);
+  (checks, actions into the arena, the ring entries and wake-ups) -- on the C++ path (the
+  default), until the C++ step is entered;
+* ``pickup``: from that publication until each worker starts its block (its wait noticing it;
+  on the C++ path this includes the C++ check and queueing of the actions, ~0.3 us);
 * ``block``: a worker stepping its envs and writing their outputs into the arena;
 * ``notice``: from the later worker's end until the parent's wait returns;
 * ``parent after``: from there until ``step()`` returns (the outputs' copies and infos).
 
 Timestamps are ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for every process), taken by
-wrapping ``Worker._step_block``, ``ProcessPool.queue_block_steps`` and ``ProcessPool.wait_all``
+wrapping ``Worker._step_block``, ``ProcessPool.wire_step`` (the C++ sync step),
+``ProcessPool.queue_block_steps`` and ``ProcessPool.wait_all`` (the Python path, ``--python-path``)
 in this process before the workers are forked (so the start method is ``fork``). The wrappers
 add about a microsecond to the parts they bound. Envs: Gymnasium's ``CartPole-v1``, ``nop`` (an
 env whose step does nothing: the fixed costs alone) or ``busy:US`` (a step that spins US
@@ -100,16 +103,26 @@ def instrument() -> None:
         queue(self)
         Record.published.append(clock())
 
-    def timed_wait(self: Any, timeout: float | None = None) -> None:
-        wait_all(self, timeout)
+    def timed_wait(self: Any, timeout: float | None = None, spin: bool = True) -> None:
+        wait_all(self, timeout, spin)
         Record.seen.append(clock())
+
+    wire_step = pool_module.ProcessPool.wire_step
+
+    def timed_wire_step(self: Any, actions: Any) -> int:
+        Record.published.append(clock())
+        flags = wire_step(self, actions)
+        if flags >= 0:  # done within the spin (else wait_all records when the wait ends)
+            Record.seen.append(clock())
+        return flags
 
     worker_module.Worker._step_block = timed_block  # type: ignore[method-assign]
     pool_module.ProcessPool.queue_block_steps = timed_queue  # type: ignore[method-assign]
     pool_module.ProcessPool.wait_all = timed_wait  # type: ignore[method-assign]
+    pool_module.ProcessPool.wire_step = timed_wire_step  # type: ignore[method-assign]
 
 
-def measure(env: str, num_envs: int, workers: int, calls: int, warmup: int) -> dict[str, np.ndarray]:
+def measure(env: str, num_envs: int, workers: int, calls: int, warmup: int, python_path: bool) -> dict[str, np.ndarray]:
     total = warmup + calls
     with tempfile.TemporaryDirectory() as tmp:
         Record.folder, Record.total = Path(tmp), total
@@ -117,6 +130,7 @@ def measure(env: str, num_envs: int, workers: int, calls: int, warmup: int) -> d
             make_factory(env), num_envs=num_envs, num_workers=workers, seed=0, backend="process", start_method="fork"
         )
         try:
+            vec._pool.use_wire = not python_path
             vec.reset()  # (a reset waits too: only the steps' times are kept)
             Record.published.clear()
             Record.seen.clear()
@@ -156,11 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--calls", type=int, default=6000, help="timed calls per repetition (default 6000)")
     p.add_argument("--warmup", type=int, default=1000, help="untimed calls first (default 1000)")
     p.add_argument("--repeats", type=int, default=1, help="repetitions, each a fresh pool (default 1)")
+    p.add_argument("--python-path", action="store_true", help="step through the Python path, not the C++ one")
     a = p.parse_args(argv)
     instrument()
-    print(f"{a.env}, {a.num_envs} envs, {a.workers} workers, {os.cpu_count()} cores; us, median / mean")
+    path = "Python path" if a.python_path else "C++ path"
+    print(f"{a.env}, {a.num_envs} envs, {a.workers} workers, {os.cpu_count()} cores, {path}; us, median / mean")
     for r in range(a.repeats):
-        parts = measure(a.env, a.num_envs, a.workers, a.calls, a.warmup)
+        parts = measure(a.env, a.num_envs, a.workers, a.calls, a.warmup, a.python_path)
         cells = [f"{name} {np.median(v) * 1e6:.1f} / {np.mean(v) * 1e6:.1f}" for name, v in parts.items()]
         print(f"run {r + 1}: " + " | ".join(cells))
     return 0

@@ -5,6 +5,7 @@ same way."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import gymnasium
@@ -12,7 +13,8 @@ import numpy as np
 import pytest
 
 import envhive
-from envhive._procwire import BlockWriter, CommandSpin
+from envhive._procwire import BlockWriter, CommandSpin, Publisher
+from envhive.process.arena import LINE_WORDS
 from envhive.process.pool import action_bounds
 from envhive.process.vector import ProcessVectorEnv
 from process_envs import DICT_WALK, make_faulty
@@ -202,3 +204,34 @@ def test_action_bounds_follow_each_integer_space() -> None:
     assert bounds(gymnasium.spaces.Box(-1.0, 1.0, shape=(2,))) == ([], [])
     info = np.iinfo(np.int64)
     assert bounds(gymnasium.spaces.Box(0, 5, shape=(1,), dtype=np.int32)) == ([info.min], [info.max])
+
+
+def test_publisher_wakes_a_blocked_parent_once_the_workers_reach_its_total() -> None:
+    """One wake-up per call: only while the parent's flag says it blocks, and only from the
+    publication that brings the workers' sum to what it waits for; every publication writes the
+    eventfd where wake-ups are not skipped."""
+    done = np.zeros(2 * LINE_WORDS, dtype=np.int64)
+    waiting = np.zeros(LINE_WORDS, dtype=np.int64)
+    want = np.zeros(LINE_WORDS, dtype=np.int64)
+    fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+    try:
+        publisher = Publisher(done, waiting, want, fd, 1, 2, LINE_WORDS, True)
+        done[0], want[0] = 2, 5
+        publisher.publish(2, False)  # the parent spins: no wake-up
+        assert done[LINE_WORDS] == 2
+        with pytest.raises(BlockingIOError):
+            os.eventfd_read(fd)
+        waiting[0] = 1
+        publisher.publish(2, False)  # 2 + 2 < 5
+        with pytest.raises(BlockingIOError):
+            os.eventfd_read(fd)
+        publisher.publish(3, True)  # 2 + 3 == 5: this one wakes it
+        assert os.eventfd_read(fd) == 1
+        always = Publisher(done, waiting, want, fd, 0, 2, LINE_WORDS, False)
+        waiting[0] = 0
+        always.publish(1, False)
+        assert done[0] == 1 and os.eventfd_read(fd) == 1
+        with pytest.raises(ValueError, match="out of range"):
+            Publisher(done, waiting, want, fd, 2, 2, LINE_WORDS, True)
+    finally:
+        os.close(fd)

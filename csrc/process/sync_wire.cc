@@ -387,6 +387,48 @@ class BlockWriter {
   std::vector<int32_t> steps_;
 };
 
+// A worker's publication of its completion count (worker.py's contract with the parent's wait):
+// store it; if the parent said it blocks (its flag, read after a full fence) and the workers
+// together reached the total it waits for, write the parent's eventfd -- one wake-up per call,
+// from the worker that completed it. Without skipped wake-ups (not x86-64) every publication
+// writes it. `yield_core`: then give up the core once (the parent may be spinning on it).
+class Publisher {
+ public:
+  Publisher(Words done_head, Words parent_waiting, Words want_total, int done_fd, int64_t index, int64_t workers,
+            int64_t line_words, bool skip_wakeups)
+      : done_head_(done_head), parent_waiting_(parent_waiting), want_total_(want_total), done_fd_(done_fd),
+        at_(static_cast<size_t>(index * line_words)), workers_(static_cast<size_t>(workers)),
+        line_(static_cast<size_t>(line_words)), skip_wakeups_(skip_wakeups) {
+    if (index < 0 || workers <= 0 || line_words <= 0 || index >= workers || done_head_.shape(0) < workers_ * line_ ||
+        parent_waiting_.shape(0) < 1 || want_total_.shape(0) < 1) {
+      throw std::invalid_argument("Publisher: worker index or counter regions out of range");
+    }
+  }
+
+  void publish(int64_t finished, bool yield_core) {
+    store(done_head_.data() + at_, finished);
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // publish before reading the parent's flag
+    bool wake = !skip_wakeups_;
+    if (!wake && load(parent_waiting_.data()) != 0) {
+      int64_t total = 0;
+      for (size_t w = 0; w < workers_; ++w) total += load(done_head_.data() + w * line_);
+      wake = total >= load(want_total_.data());
+    }
+    if (wake) {
+      const uint64_t one = 1;
+      while (write(done_fd_, &one, sizeof one) < 0 && errno == EINTR) {
+      }
+    }
+    if (yield_core) sched_yield();
+  }
+
+ private:
+  Words done_head_, parent_waiting_, want_total_;
+  int done_fd_;
+  size_t at_, workers_, line_;
+  bool skip_wakeups_;
+};
+
 }  // namespace
 
 NB_MODULE(_procwire, m) {
@@ -417,6 +459,12 @@ NB_MODULE(_procwire, m) {
            nb::arg("elapsed"), "Write the block's lists; False (nothing written) unless every value is plain.")
       .def_static("write_rows", &BlockWriter::write_rows, nb::arg("observations"), nb::arg("out"),
                   "Copy each numpy observation into its row of out; False (nothing written) unless each matches.");
+  nb::class_<Publisher>(m, "Publisher")
+      .def(nb::init<Words, Words, Words, int, int64_t, int64_t, int64_t, bool>(), nb::arg("done_head"),
+           nb::arg("parent_waiting"), nb::arg("want_total"), nb::arg("done_fd"), nb::arg("index"), nb::arg("workers"),
+           nb::arg("line_words"), nb::arg("skip_wakeups"))
+      .def("publish", &Publisher::publish, nb::arg("finished"), nb::arg("yield_core"),
+           "Publish the completion count, wake a blocked parent whose total it completes, then maybe yield.");
   nb::class_<CommandSpin>(m, "CommandSpin")
       .def(nb::init<Words, int64_t>(), nb::arg("cmd_head"), nb::arg("at"))
       .def("spin", &CommandSpin::spin, nb::arg("tail"), nb::arg("spin_s"),

@@ -53,3 +53,20 @@ class CommandSpin:
     def __init__(self, cmd_head: np.ndarray, at: int) -> None: ...
     def spin(self, tail: int, spin_s: float) -> bool:
         """Spin (yielding) until the command head moves past tail, at most spin_s seconds; True once it did."""
+
+class Publisher:
+    """A worker's publication of its completion count (and the parent's wake-up)."""
+
+    def __init__(
+        self,
+        done_head: np.ndarray,
+        parent_waiting: np.ndarray,
+        want_total: np.ndarray,
+        done_fd: int,
+        index: int,
+        workers: int,
+        line_words: int,
+        skip_wakeups: bool,
+    ) -> None: ...
+    def publish(self, finished: int, yield_core: bool) -> None:
+        """Publish the completion count, wake a blocked parent whose total it completes, then maybe yield."""

@@ -177,6 +177,10 @@ class Worker:
         self.sleeping = self.arena.words("worker_sleeping")
         self.head_at = w * LINE_WORDS
         self.command_spin = _procwire.CommandSpin(a["cmd_head"], self.head_at)
+        # Publishing a completion count (and the parent's wake-up): the Dekker protocol of waiting.py
+        self.publisher = _procwire.Publisher(
+            a["done_head"], a["parent_waiting"], a["want_total"], done_fd, w, self.num_workers, LINE_WORDS, SKIP_WAKEUPS
+        )
         capacity = a["cmd_ring"].shape[1]
         self.cmd_ring = self.arena.words("cmd_ring")[w * capacity : (w + 1) * capacity]
         self.done_ring = self.arena.words("done_ring")[w * capacity : (w + 1) * capacity]
@@ -321,8 +325,7 @@ class Worker:
     def run(self) -> None:
         cmd_head, head_at, ring, capacity = self.cmd_head, self.head_at, self.cmd_ring, self.capacity
         op_mask = (1 << OP_BITS) - 1
-        run_one, publish = self._run, self._publish
-        sched_yield = os.sched_yield
+        run_one, publish = self._run, self.publisher.publish
         try:
             while True:
                 if cmd_head[head_at] == self.tail and not self._wait():
@@ -333,10 +336,9 @@ class Worker:
                     if entry == STEP_BLOCK:
                         self._step_block()
                         self.finished += self.n
-                        publish()
-                        # The parent (or the other worker) may share this core, spinning for this
-                        # block: give it the core now, not after the Python of the next wait.
-                        sched_yield()
+                        # The parent may share this core, spinning for this block: give it the
+                        # core now, not after the Python of the next wait.
+                        publish(self.finished, True)
                     elif entry < 0:
                         if entry == CLOSE or not self._control():
                             return
@@ -345,27 +347,10 @@ class Worker:
                         run_one(env_id, entry & op_mask)
                         self.done_ring[self.finished % capacity] = env_id
                         self.finished += 1
-                        publish()
+                        publish(self.finished, False)
         finally:
             for env in self.envs:
                 _close_quietly(env)
-
-    def _publish(self) -> None:
-        """Publish ``finished``; wake a blocked parent when the workers together reached what it
-        waits for (one wake-up per call, from the worker that completed it)."""
-        done_head, head_at = self.done_head, self.head_at
-        done_head[head_at] = self.finished
-        if SKIP_WAKEUPS:
-            fence()  # publish before reading the parent's flag (see waiting.fence)
-            if self.parent_waiting[0]:
-                total = 0
-                for i in range(0, self.num_workers * LINE_WORDS, LINE_WORDS):
-                    total += done_head[i]
-                if total >= self.want_total[0]:
-                    self.done.notify()
-        else:
-            fence()
-            self.done.notify()
 
     def _wait(self) -> bool:
         """Spin for the next command, then block; False when the owner is gone.
