@@ -110,8 +110,10 @@ def instrument() -> None:
     wire_step = pool_module.ProcessPool.wire_step
 
     def timed_wire_step(self: Any, actions: Any) -> int:
-        Record.published.append(clock())
+        entered = clock()
         flags = wire_step(self, actions)
+        if flags != -2:  # taken (-2: the Python path queues it, and queue_block_steps records it)
+            Record.published.append(entered)
         if flags >= 0:  # done within the spin (else wait_all records when the wait ends)
             Record.seen.append(clock())
         return flags
