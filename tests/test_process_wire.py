@@ -50,8 +50,13 @@ def test_bad_sync_actions_raise_as_on_the_python_path_and_queue_nothing() -> Non
             assert pool.pending() == 0
             _, rew, _, _, _ = env.step(np.array([2, 2, 1, 0]))
             np.testing.assert_array_equal(rew, [2, 2, 1, 0])
-        # Taken by the Python path, which casts: another integer dtype, a list, a strided view.
-        for actions in (np.array([1, 0, 2, 1], dtype=np.int32), [1, 0, 2, 1], np.array([1, 9, 0, 9, 2, 9, 1, 9])[::2]):
+        # Taken by the Python path, which casts: another integer dtype or byte order, a list, a strided view.
+        for actions in (
+            np.array([1, 0, 2, 1], dtype=np.int32),
+            np.array([1, 0, 2, 1], dtype=">i8"),  # the other byte order
+            [1, 0, 2, 1],
+            np.array([1, 9, 0, 9, 2, 9, 1, 9])[::2],
+        ):
             _, rew, _, _, _ = env.step(actions)
             np.testing.assert_array_equal(rew, [1, 0, 2, 1])
     finally:

@@ -505,9 +505,9 @@ class ProcessPool:
 
     def sync_wire(self) -> Any:
         """The C++ sync step over this pool's arena (``envhive._procwire.SyncWire``), or None
-        where it cannot serve: an action space of several leaves, a worker not alive, the module
-        missing. The vector env asks for it on each sync step; it is built once, and dropped
-        when a worker dies or restarts (new eventfds) and at close."""
+        where it cannot serve: an action space of several leaves (or nested), a worker not alive,
+        a broken or closing pool, ``use_wire`` off. Built on first use, dropped when a worker dies
+        or restarts (new eventfds) and at close."""
         wire = self._wire
         if wire is not None or not self.use_wire or len(self.act_leaves) != 1 or self.act_leaves[0].path:
             return wire
