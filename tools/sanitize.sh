@@ -2,7 +2,8 @@
 # make sanitize: envhive built with AddressSanitizer + UndefinedBehaviorSanitizer, and separately
 # with ThreadSanitizer, each in a venv of its own (.venv-asan, .venv-tsan), running the engine's
 # C++ unit tests and the Python tests that exercise threads, errors, async scheduling, autoreset,
-# determinism and array ownership. Any sanitizer report fails the run.
+# determinism, array ownership and the process backend's C++ sync step (its parent and workers).
+# Any sanitizer report fails the run.
 #
 #   bash tools/sanitize.sh [asan|tsan]...   (default: both)
 set -euo pipefail
@@ -13,7 +14,7 @@ kinds=("$@")
 
 TESTS=(tests/test_threads.py tests/test_errors.py tests/test_async.py tests/test_autoreset.py
        tests/test_determinism.py tests/test_arrays.py tests/test_python_env_errors.py tests/test_fuzz.py
-       tests/test_render.py)
+       tests/test_render.py tests/test_process_wire.py)
 
 for kind in "${kinds[@]}"; do
   case "$kind" in
