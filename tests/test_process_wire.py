@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import envhive
-from envhive._procwire import BlockWriter, CommandSpin, Publisher
+from envhive._procwire import BlockWriter, CommandSpin, Publisher, write_rows
 from envhive.process.arena import LINE_WORDS
 from envhive.process.pool import action_bounds
 from envhive.process.vector import ProcessVectorEnv
@@ -165,7 +165,7 @@ def test_block_writer_writes_plain_values_and_declines_anything_else() -> None:
 def test_write_rows_copies_matching_arrays_only() -> None:
     out = np.zeros((3, 2), np.float32)
     rows = [np.array([i, i + 0.5], np.float32) for i in range(3)]
-    assert BlockWriter.write_rows(rows, out)
+    assert write_rows(rows, out)
     np.testing.assert_array_equal(out, np.stack(rows))
     before = out.copy()
     for bad in (
@@ -175,7 +175,7 @@ def test_write_rows_copies_matching_arrays_only() -> None:
         [*rows[:2], np.array([[9.0, 9.0, 9.0, 9.0]], np.float32)[:, ::2].reshape(2)],  # a copy: fine
         rows[:2],
     ):
-        taken = BlockWriter.write_rows(bad, out)
+        taken = write_rows(bad, out)
         if taken:  # only the contiguous copy of matching shape and dtype may be taken
             assert len(bad) == 3 and isinstance(bad[2], np.ndarray) and bad[2].dtype == np.float32
             np.testing.assert_array_equal(out[2], bad[2])
@@ -183,7 +183,7 @@ def test_write_rows_copies_matching_arrays_only() -> None:
         else:
             np.testing.assert_array_equal(out, before)
     strided = np.zeros((4, 2), np.float32)[::2]
-    assert not BlockWriter.write_rows([rows[0], rows[1]], strided)
+    assert not write_rows([rows[0], rows[1]], strided)
 
 
 def test_command_spin_returns_once_the_head_moves_or_when_the_time_is_up() -> None:

@@ -28,7 +28,6 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -194,7 +193,6 @@ class SyncWire {
   }
 
   double waited_s() const { return waited_s_; }
-  int64_t target() const { return target_; }
 
  private:
   bool check(const void* data, size_t count) const {
@@ -283,6 +281,40 @@ class CommandSpin {
   size_t at_;
 };
 
+// Each observation of `observations` (a list, one per env) into its row of `out` (the block's
+// rows of a flat observation region): only exact numpy arrays of `out`'s dtype and row shape,
+// C-contiguous; false (nothing written) otherwise, and the worker batches them with numpy.
+bool write_rows(nb::list observations, nb::handle out) {
+  if (!PyArray_CheckExact(out.ptr())) return false;
+  auto* dst = reinterpret_cast<PyArrayObject*>(out.ptr());
+  const auto rows = static_cast<size_t>(nb::len(observations));
+  if (PyArray_NDIM(dst) < 1 || static_cast<size_t>(PyArray_DIM(dst, 0)) != rows || !PyArray_IS_C_CONTIGUOUS(dst) ||
+      !PyArray_ISWRITEABLE(dst)) {
+    return false;
+  }
+  const int ndim = PyArray_NDIM(dst) - 1;
+  const size_t row_bytes = rows == 0 ? 0 : static_cast<size_t>(PyArray_NBYTES(dst)) / rows;
+  PyArray_Descr* dtype = PyArray_DESCR(dst);
+  for (size_t i = 0; i < rows; ++i) {
+    PyObject* obs = PyList_GET_ITEM(observations.ptr(), static_cast<Py_ssize_t>(i));
+    if (!PyArray_CheckExact(obs)) return false;
+    auto* a = reinterpret_cast<PyArrayObject*>(obs);
+    if (PyArray_NDIM(a) != ndim || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_EquivTypes(PyArray_DESCR(a), dtype)) {
+      return false;
+    }
+    for (int d = 0; d < ndim; ++d) {
+      if (PyArray_DIM(a, d) != PyArray_DIM(dst, d + 1)) return false;
+    }
+  }
+  auto* base = static_cast<char*>(PyArray_DATA(dst));
+  for (size_t i = 0; i < rows; ++i) {
+    auto* a = reinterpret_cast<PyArrayObject*>(PyList_GET_ITEM(observations.ptr(), static_cast<Py_ssize_t>(i)));
+    std::memcpy(base + i * row_bytes, PyArray_DATA(a), row_bytes);
+  }
+  return true;
+}
+
+
 // A worker's sync-step outputs besides the observations: the rewards, flags and elapsed steps its
 // loop kept in Python lists, written into the block's rows in one call. Only plain values are
 // taken -- float (or a subclass, such as numpy.float64) or int rewards, the bools True / False,
@@ -301,39 +333,6 @@ class BlockWriter {
     rewards_.resize(n_);
     flags_.resize(2 * n_);
     steps_.resize(n_);
-  }
-
-  // Each observation of `observations` (a list, one per env) into its row of `out` (the block's
-  // rows of a flat observation region): only exact numpy arrays of `out`'s dtype and row shape,
-  // C-contiguous; false (nothing written) otherwise, and the worker batches them with numpy.
-  static bool write_rows(nb::list observations, nb::handle out) {
-    if (!PyArray_CheckExact(out.ptr())) return false;
-    auto* dst = reinterpret_cast<PyArrayObject*>(out.ptr());
-    const auto rows = static_cast<size_t>(nb::len(observations));
-    if (PyArray_NDIM(dst) < 1 || static_cast<size_t>(PyArray_DIM(dst, 0)) != rows || !PyArray_IS_C_CONTIGUOUS(dst) ||
-        !PyArray_ISWRITEABLE(dst)) {
-      return false;
-    }
-    const int ndim = PyArray_NDIM(dst) - 1;
-    const size_t row_bytes = rows == 0 ? 0 : static_cast<size_t>(PyArray_NBYTES(dst)) / rows;
-    PyArray_Descr* dtype = PyArray_DESCR(dst);
-    for (size_t i = 0; i < rows; ++i) {
-      PyObject* obs = PyList_GET_ITEM(observations.ptr(), static_cast<Py_ssize_t>(i));
-      if (!PyArray_CheckExact(obs)) return false;
-      auto* a = reinterpret_cast<PyArrayObject*>(obs);
-      if (PyArray_NDIM(a) != ndim || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_EquivTypes(PyArray_DESCR(a), dtype)) {
-        return false;
-      }
-      for (int d = 0; d < ndim; ++d) {
-        if (PyArray_DIM(a, d) != PyArray_DIM(dst, d + 1)) return false;
-      }
-    }
-    auto* base = static_cast<char*>(PyArray_DATA(dst));
-    for (size_t i = 0; i < rows; ++i) {
-      auto* a = reinterpret_cast<PyArrayObject*>(PyList_GET_ITEM(observations.ptr(), static_cast<Py_ssize_t>(i)));
-      std::memcpy(base + i * row_bytes, PyArray_DATA(a), row_bytes);
-    }
-    return true;
   }
 
   bool write(nb::list rewards, nb::list terminated, nb::list truncated, nb::list elapsed) {
@@ -441,14 +440,9 @@ NB_MODULE(_procwire, m) {
            nb::arg("worker_sleeping"), nb::arg("action"), nb::arg("low"), nb::arg("high"), nb::arg("handles"),
            nb::arg("command_fds"), nb::arg("capacity"), nb::arg("line_words"), nb::arg("step_block"),
            nb::arg("skip_wakeups"))
-      .def("send", &SyncWire::send, nb::arg("actions"),
-           "Check, write and queue a sync step's actions; False (nothing written) when the Python path must.")
       .def("step", &SyncWire::step, nb::arg("actions"), nb::arg("spin_s"),
            "send() then wait(): the OR-ed batch flags, -1 if not done in spin_s, -2 if send() did not take them.")
-      .def("wait", &SyncWire::wait, nb::arg("spin_s"),
-           "Spin for the step's completions; the workers' OR-ed batch flags, or -1 if not done in spin_s.")
-      .def_prop_ro("waited_s", &SyncWire::waited_s)
-      .def_prop_ro("target", &SyncWire::target);
+      .def_prop_ro("waited_s", &SyncWire::waited_s);
   nb::class_<BlockWriter>(m, "BlockWriter")
       .def(nb::init<nb::ndarray<double, nb::ndim<1>, nb::c_contig, nb::device::cpu>,
                     nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>,
@@ -456,9 +450,9 @@ NB_MODULE(_procwire, m) {
                     nb::ndarray<int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>>(),
            nb::arg("reward"), nb::arg("terminated"), nb::arg("truncated"), nb::arg("elapsed"))
       .def("write", &BlockWriter::write, nb::arg("rewards"), nb::arg("terminated"), nb::arg("truncated"),
-           nb::arg("elapsed"), "Write the block's lists; False (nothing written) unless every value is plain.")
-      .def_static("write_rows", &BlockWriter::write_rows, nb::arg("observations"), nb::arg("out"),
-                  "Copy each numpy observation into its row of out; False (nothing written) unless each matches.");
+           nb::arg("elapsed"), "Write the block's lists; False (nothing written) unless every value is plain.");
+  m.def("write_rows", &write_rows, nb::arg("observations"), nb::arg("out"),
+        "Copy each numpy observation into its row of out; False (nothing written) unless each matches.");
   nb::class_<Publisher>(m, "Publisher")
       .def(nb::init<Words, Words, Words, int, int64_t, int64_t, int64_t, bool>(), nb::arg("done_head"),
            nb::arg("parent_waiting"), nb::arg("want_total"), nb::arg("done_fd"), nb::arg("index"), nb::arg("workers"),

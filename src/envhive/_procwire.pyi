@@ -24,16 +24,10 @@ class SyncWire:
         step_block: int,
         skip_wakeups: bool,
     ) -> None: ...
-    def send(self, actions: Any) -> bool:
-        """Check, write and queue a sync step's actions; False (nothing written) when the Python path must."""
     def step(self, actions: Any, spin_s: float) -> int:
         """send() then wait(): the OR-ed batch flags, -1 if not done in spin_s, -2 if send() did not take them."""
-    def wait(self, spin_s: float) -> int:
-        """Spin for the step's completions; the workers' OR-ed batch flags, or -1 if not done in spin_s."""
     @property
     def waited_s(self) -> float: ...
-    @property
-    def target(self) -> int: ...
 
 class BlockWriter:
     """A worker's rewards, flags and elapsed steps, written from its lists in one call."""
@@ -43,9 +37,9 @@ class BlockWriter:
     ) -> None: ...
     def write(self, rewards: list[Any], terminated: list[Any], truncated: list[Any], elapsed: list[Any]) -> bool:
         """Write the block's lists; False (nothing written) unless every value is plain."""
-    @staticmethod
-    def write_rows(observations: list[Any], out: np.ndarray) -> bool:
-        """Copy each numpy observation into its row of out; False (nothing written) unless each matches."""
+
+def write_rows(observations: list[Any], out: np.ndarray) -> bool:
+    """Copy each numpy observation into its row of out; False (nothing written) unless each matches."""
 
 class CommandSpin:
     """A worker's spin on its command head."""

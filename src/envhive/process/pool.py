@@ -251,7 +251,6 @@ class ProcessPool:
         self.waiting_call = ""  # what the call in flight waits in ("recv", "step", ...), for messages
         self.use_wire = True  # False: sync steps take the Python path (tests compare the two)
         self._wire: Any = None  # the C++ sync step (sync_wire), built on first use, dropped when workers change
-        self._wire_bounds: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ workers
     def _start(self, h: WorkerHandle) -> None:
@@ -513,10 +512,7 @@ class ProcessPool:
             return wire
         if self.res.closed or self.closing or self.broken is not None or not all(h.alive for h in self.workers):
             return None
-        leaf = self.act_leaves[0]
-        if self._wire_bounds is None:
-            self._wire_bounds = action_bounds(leaf)
-        low, high = self._wire_bounds
+        low, high = action_bounds(self.act_leaves[0])
         a = self.arrays
         self._wire = _procwire.SyncWire(
             a["cmd_head"],

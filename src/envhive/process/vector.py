@@ -354,14 +354,6 @@ class ProcessVectorEnv(VectorEnv):
                 self._after_death(error)
                 raise
             flags = pool.flags()
-        if flags == 0 and self._flat_obs:  # nothing flagged (no infos, finals, errors): copy the arrays
-            return (
-                self._obs[0].copy(),
-                self._reward.copy(),
-                self._terminated.copy(),
-                self._truncated.copy(),
-                {"env_id": self._all_ids.copy(), "elapsed_step": self._elapsed.copy()},
-            )
         return self._collect(self._all_ids, flags=flags)
 
     # ------------------------------------------------------------------ EnvPool API
@@ -607,6 +599,14 @@ class ProcessVectorEnv(VectorEnv):
         full = ids is self._all_ids
         if flags is None:
             flags = pool.flags() if full else FLAG_ALL  # a full sync batch: only what the workers flagged
+        if full and not flags and self._flat_obs and not self._disabled:  # the common sync step: copies only
+            return (
+                self._obs[0].copy(),
+                self._reward.copy(),
+                self._terminated.copy(),
+                self._truncated.copy(),
+                {"env_id": self._all_ids.copy(), "elapsed_step": self._elapsed.copy()},
+            )
         # (no local may hold a view of the arena when an exception leaves this frame: a traceback
         # kept by the caller would keep the mapping alive after close)
         if flags & FLAG_ERROR and (self._status.any() if full else self._status[ids].any()):

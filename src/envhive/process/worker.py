@@ -164,16 +164,12 @@ class Worker:
         arena_fd, cmd_fd, done_fd = fds
         self.arena = Arena(layout, arena_fd)
         self.commands = EventFd(cmd_fd)
-        self.done = EventFd(done_fd)
         a = self.arena.arrays
         self.a = a
         w = args.index
         self.cmd_head = self.arena.words("cmd_head")
-        self.done_head = self.arena.words("done_head")
-        self.parent_waiting = self.arena.words("parent_waiting")
-        self.want_total = self.arena.words("want_total")
         self.batch_flags = self.arena.words("batch_flags")
-        self.num_workers = len(self.done_head) // LINE_WORDS
+        self.num_workers = len(a["done_head"]) // LINE_WORDS
         self.sleeping = self.arena.words("worker_sleeping")
         self.head_at = w * LINE_WORDS
         self.command_spin = _procwire.CommandSpin(a["cmd_head"], self.head_at)
@@ -417,7 +413,7 @@ class Worker:
         kind_out, final_out = self.kind_out, self.final_out
         flat = self.flat_obs
         write_obs = self.write_obs
-        write_rows = _procwire.BlockWriter.write_rows
+        write_rows = _procwire.write_rows
         ndarray, shape = np.ndarray, self.obs_shape
         odd = False  # an observation that is not an array of the space's shape (concatenate would not check it)
         infos = 0
