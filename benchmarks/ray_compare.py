@@ -5,12 +5,14 @@
 2. Rollout workers: env steps/s the learner receives from W workers (policy next to the pool,
    1 CPU each) vs the same pool + policy loop in one local process, per core used -- by wall clock,
    per busy core of the whole machine (/proc/stat: the driver, raylet and GCS count) and per CPU
-   second of the worker processes -- for CartPole and HalfCheetah (``--rollout-tasks``).
+   second of the worker processes -- for CartPole and HalfCheetah (``--rollout-tasks``), with one
+   unroll per Ray call and, for CartPole, with 64 (``RolloutWorkers(unrolls_per_call=64)``: a call
+   then carries ~50 ms of work, as one HalfCheetah unroll does).
 3. Scaling across 1, 2, 3 simulated nodes (ray.cluster_utils.Cluster, one 1-CPU worker per
-   node): throughput and efficiency T_k / (k T_1). On a machine with fewer cores than nodes the
-   nodes share cores, so efficiency there measures the cores, not Ray.
+   node, ``--scaling-unrolls-per-call``): throughput and efficiency T_k / (k T_1). On a machine
+   with fewer cores than nodes the nodes share cores, so efficiency there measures the cores.
 
-    .venv-rllib/bin/python benchmarks/ray_compare.py            # about 3-4 min on 2 cores
+    .venv-rllib/bin/python benchmarks/ray_compare.py            # about 5 min on 2 cores
     .venv-rllib/bin/python benchmarks/ray_compare.py --part overhead --seconds 3
 """
 
@@ -169,36 +171,38 @@ def local_rollout_rate(task: str, num_envs: int, unroll: int, seconds: float) ->
     return rate
 
 
-def in_process_worker_rate(task: str, num_envs: int, unroll: int, seconds: float) -> dict[str, float]:
-    """Env steps/s of ``RolloutWorker.rollout`` called in this process (no Ray): what the actor
-    does, without Ray's transport and scheduling."""
+def in_process_worker_rate(task: str, num_envs: int, unroll: int, per_call: int, seconds: float) -> dict[str, float]:
+    """Env steps/s of ``RolloutWorker.rollouts`` (what one Ray call runs) called in this process,
+    split into trajectories as the learner does: what the actor does, without Ray's transport."""
     policy, weights = policy_for(task)
     worker = RolloutWorker(task, num_envs, unroll, policy, weights, list(range(num_envs)), policy_seed=0, num_threads=1)
-    rate = timed_steps(lambda: worker.rollout().num_steps, seconds)
+    rate = timed_steps(lambda: sum(t.num_steps for t in worker.rollouts(per_call).trajectories()), seconds)
     worker.close()
     return rate
 
 
-def worker_rate(task: str, workers: int, num_envs: int, unroll: int, seconds: float) -> dict[str, float]:
+def worker_rate(task: str, workers: int, num_envs: int, unroll: int, per_call: int, seconds: float) -> dict[str, float]:
     """Env steps/s the learner receives from ``workers`` RolloutWorkers of 1 CPU each, and the CPU
     used meanwhile (``cores_pids``: the worker processes' own)."""
     policy, weights = policy_for(task)
-    with RolloutWorkers(task, workers, num_envs, policy, weights, unroll_length=unroll, seed=0) as w:
-        for _ in range(2 * workers):
+    with RolloutWorkers(
+        task, workers, num_envs, policy, weights, unroll_length=unroll, unrolls_per_call=per_call, seed=0
+    ) as w:
+        for _ in range(2 * workers * per_call):
             w.next(timeout=120)
         return timed_steps(lambda: w.next(timeout=120).num_steps, seconds, [i["pid"] for i in w.worker_info()])
 
 
-def rollout_part(task: str, num_envs: int, unroll: int, seconds: float, repeats: int) -> dict:
-    """Interleaved repeats of the four cases; per-core ratios three ways (medians of the repeats):
-    by wall clock (``workers`` cores assumed), per busy core of the whole machine (everything Ray
-    runs counted: driver, raylet, GCS), and per CPU second of the worker processes themselves."""
-    cases = {
-        "local": lambda: local_rollout_rate(task, num_envs, unroll, seconds),
-        "in_process": lambda: in_process_worker_rate(task, num_envs, unroll, seconds),
-        "ray_1": lambda: worker_rate(task, 1, num_envs, unroll, seconds),
-        "ray_2": lambda: worker_rate(task, 2, num_envs, unroll, seconds),
-    }
+def rollout_part(task: str, num_envs: int, unroll: int, per_call: list[int], seconds: float, repeats: int) -> dict:
+    """Interleaved repeats of the cases (each ``unrolls_per_call`` in ``per_call``: in process, 1 and
+    2 Ray workers); per-core ratios three ways (medians of the repeats): by wall clock (``workers``
+    cores assumed), per busy core of the whole machine (everything Ray runs counted: driver,
+    raylet, GCS), and per CPU second of the worker processes themselves."""
+    cases = {"local": lambda: local_rollout_rate(task, num_envs, unroll, seconds)}
+    for k in per_call:
+        cases[f"in_process_x{k}"] = lambda k=k: in_process_worker_rate(task, num_envs, unroll, k, seconds)
+        cases[f"ray_1_x{k}"] = lambda k=k: worker_rate(task, 1, num_envs, unroll, k, seconds)
+        cases[f"ray_2_x{k}"] = lambda k=k: worker_rate(task, 2, num_envs, unroll, k, seconds)
     rows = [{name: case() for name, case in cases.items()} for _ in range(repeats)]
 
     def med(name: str, figure: str) -> float:
@@ -209,25 +213,27 @@ def rollout_part(task: str, num_envs: int, unroll: int, seconds: float, repeats:
             (r[name]["steps_per_s"] / r[name][cores]) / (r["local"]["steps_per_s"] / r["local"][cores]) for r in rows
         )
 
+    workers = [name for name in cases if name.startswith("ray_")]
     return {
         "task": task,
         "envs_per_worker": num_envs,
         "unroll": unroll,
+        "unrolls_per_call": per_call,
         "median_steps_per_s": {name: med(name, "steps_per_s") for name in cases},
         "median_cores_busy": {name: med(name, "cores_busy") for name in cases},
         "per_core_wall": {
-            "ray_1": med("ray_1", "steps_per_s") / med("local", "steps_per_s"),
-            "ray_2": med("ray_2", "steps_per_s") / 2 / med("local", "steps_per_s"),
+            name: med(name, "steps_per_s") / int(name.split("_")[1]) / med("local", "steps_per_s") for name in workers
         },
-        "per_busy_core": {name: per_core(name, "cores_busy") for name in ("in_process", "ray_1", "ray_2")},
-        "per_worker_cpu": {name: per_core(name, "cores_pids") for name in ("in_process", "ray_1", "ray_2")},
-        "in_process_vs_local": med("in_process", "steps_per_s") / med("local", "steps_per_s"),
-        "ray_1_vs_in_process": med("ray_1", "steps_per_s") / med("in_process", "steps_per_s"),
+        "per_busy_core": {name: per_core(name, "cores_busy") for name in cases if name != "local"},
+        "per_worker_cpu": {name: per_core(name, "cores_pids") for name in cases if name != "local"},
+        "ray_1_vs_in_process": {
+            f"x{k}": med(f"ray_1_x{k}", "steps_per_s") / med(f"in_process_x{k}", "steps_per_s") for k in per_call
+        },
         "reps": rows,
     }
 
 
-def scaling_part(task: str, num_envs: int, unroll: int, seconds: float, repeats: int) -> dict:
+def scaling_part(task: str, num_envs: int, unroll: int, per_call: int, seconds: float, repeats: int) -> dict:
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
     for _ in range(3):
         cluster.add_node(num_cpus=1)
@@ -236,13 +242,16 @@ def scaling_part(task: str, num_envs: int, unroll: int, seconds: float, repeats:
     try:
         rows = []
         for _ in range(repeats):
-            rows.append({k: worker_rate(task, k, num_envs, unroll, seconds)["steps_per_s"] for k in (1, 2, 3)})
+            rows.append(
+                {k: worker_rate(task, k, num_envs, unroll, per_call, seconds)["steps_per_s"] for k in (1, 2, 3)}
+            )
     finally:
         ray.shutdown()
         cluster.shutdown()
     med = {k: statistics.median(r[k] for r in rows) for k in (1, 2, 3)}
     return {
         "task": task,
+        "unrolls_per_call": per_call,
         "median_steps_per_s": med,
         "efficiency": {k: med[k] / (k * med[1]) for k in (1, 2, 3)},
         "reps": rows,
@@ -261,12 +270,18 @@ def main() -> int:
     p.add_argument("--task", default="CartPole-v1", help="the overhead and scaling parts' task")
     p.add_argument(
         "--rollout-tasks",
-        default="CartPole-v1,HalfCheetah-v5",
-        help="the rollout part's tasks, comma-separated: the cheapest env step there is, and a MuJoCo one",
+        default="CartPole-v1:1/64,HalfCheetah-v5:1",
+        help="the rollout part's tasks, comma-separated, each with the unrolls_per_call values to run "
+        "(TASK:K1/K2/...): the cheapest env step there is, and a MuJoCo one",
     )
     p.add_argument("--envs-per-worker", type=int, default=16)
     p.add_argument("--unroll", type=int, default=128)
+    p.add_argument("--scaling-unrolls-per-call", type=int, default=64)
     args = p.parse_args()
+    rollout_cases = [
+        (item.split(":")[0], [int(k) for k in (item.split(":") + ["1"])[1].split("/")])
+        for item in args.rollout_tasks.split(",")
+    ]
     out: dict = {"load_average_at_start": os.getloadavg(), "cores": os.cpu_count()}
     if args.part in ("all", "overhead", "rollout"):
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -276,12 +291,14 @@ def main() -> int:
             ]
         if args.part in ("all", "rollout"):
             out["rollout"] = [
-                rollout_part(task, args.envs_per_worker, args.unroll, args.seconds, args.repeats)
-                for task in args.rollout_tasks.split(",")
+                rollout_part(task, args.envs_per_worker, args.unroll, per_call, args.seconds, args.repeats)
+                for task, per_call in rollout_cases
             ]
         ray.shutdown()
     if args.part in ("all", "scaling"):
-        out["scaling"] = scaling_part(args.task, args.envs_per_worker, args.unroll, args.seconds, args.repeats)
+        out["scaling"] = scaling_part(
+            args.task, args.envs_per_worker, args.unroll, args.scaling_unrolls_per_call, args.seconds, args.repeats
+        )
     out["load_average_at_end"] = os.getloadavg()
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"ray_compare_{args.part}.json"
@@ -297,13 +314,13 @@ def main() -> int:
         print(f"  vs the local loop, per core by wall clock: {fmt(r['per_core_wall'])}")
         print(f"  per busy core of the machine (driver, raylet, GCS counted): {fmt(r['per_busy_core'])}")
         print(f"  per CPU second of the worker processes: {fmt(r['per_worker_cpu'])}")
-        print(
-            f"  RolloutWorker in this process vs the local loop {r['in_process_vs_local']:.2f}x, "
-            f"1 Ray worker vs it in this process {r['ray_1_vs_in_process']:.2f}x"
-        )
+        print(f"  1 Ray worker vs the same calls in this process: {fmt(r['ray_1_vs_in_process'])}")
     if "scaling" in out:
         s = out["scaling"]
-        print(f"scaling steps/s {s['median_steps_per_s']}; efficiency {s['efficiency']}")
+        print(
+            f"scaling (unrolls_per_call {s['unrolls_per_call']}) steps/s {s['median_steps_per_s']}; "
+            f"efficiency {s['efficiency']}"
+        )
     print(f"load average {out['load_average_at_start']} -> {out['load_average_at_end']}; results in {path}")
     return 0
 

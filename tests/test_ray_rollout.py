@@ -49,9 +49,20 @@ def local_rollouts(seeds, policy, unroll, count):
     return out
 
 
-def test_trajectories_equal_a_local_pool_with_the_same_policy() -> None:
+@pytest.mark.parametrize("unrolls_per_call", [1, 3])
+def test_trajectories_equal_a_local_pool_with_the_same_policy(unrolls_per_call: int) -> None:
+    """However many unrolls a call carries, the stream is the same (3: worker 0's first call
+    brings its first three unrolls, handed out in turn with worker 1's)."""
     with RolloutWorkers(
-        "CartPole-v1", 2, 3, lean_policy, unroll_length=40, seed=9, ordered=True, num_cpus_per_worker=0
+        "CartPole-v1",
+        2,
+        3,
+        lean_policy,
+        unroll_length=40,
+        seed=9,
+        ordered=True,
+        num_cpus_per_worker=0,
+        unrolls_per_call=unrolls_per_call,
     ) as workers:
         got = [workers.next() for _ in range(4)]  # worker 0, 1, 0, 1
     for k in range(2):
@@ -94,6 +105,57 @@ def test_weights_reach_every_worker() -> None:
                 assert (t.actions == 1).all()
         assert seen.count(version) >= 2  # within max_in_flight unrolls of each worker
         assert all(v in (-1, version) for v in seen)
+
+
+def test_a_calls_unrolls_share_the_weights_it_started_with() -> None:
+    with RolloutWorkers(
+        "CartPole-v1", 1, 2, lean_policy, unroll_length=5, max_in_flight=1, unrolls_per_call=2, ordered=True
+    ) as workers:
+        versions = []
+        for i in range(8):
+            t = workers.next(timeout=60)
+            versions.append(t.policy_version)
+            if t.policy_version == 0:
+                assert (t.actions == 1).all()
+            if i == 2:  # mid-way through a call's two unrolls
+                workers.set_weights(1)
+    assert versions[0::2] == versions[1::2], versions  # both unrolls of a call: one version
+    # pushed after call 2 arrived, while call 3 was queued: calls 4 on act with it
+    assert versions == [-1] * 6 + [0, 0], versions
+
+
+def test_rollouts_stack_what_consecutive_rollout_calls_give() -> None:
+    """In-process (no Ray): one call of three unrolls holds exactly what three single unrolls of a
+    twin worker give: rows, last observations, extras, and each unroll's own episode statistics."""
+    from envhive.ray.rollout import RolloutWorker
+
+    def make() -> RolloutWorker:
+        return RolloutWorker("CartPole-v1", 4, 30, lean_policy, None, [5, 6, 7, 8], env_offset=8, worker=2)
+
+    batched, single = make(), make()
+    try:
+        for _ in range(2):  # the second call starts from the carried state (flags, running sums)
+            stacked = batched.rollouts(3)
+            assert stacked.obs.shape == (3, 30, 4, 4) and stacked.last_obs.shape == (3, 4, 4)
+            for got in stacked.trajectories():
+                want = single.rollout()
+                for name in ("obs", "actions", "rewards", "terminated", "truncated", "valid", "env_id", "last_obs"):
+                    np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+                np.testing.assert_array_equal(got.extras["lean"], want.extras["lean"])
+                np.testing.assert_array_equal(got.episode_returns, want.episode_returns)
+                np.testing.assert_array_equal(got.episode_lengths, want.episode_lengths)
+                assert got.env_id[0].tolist() == [8, 9, 10, 11] and got.worker == 2
+        assert sum(len(t.episode_returns) for t in stacked.trajectories()) > 0
+    finally:
+        batched.close()
+        single.close()
+
+
+@pytest.mark.parametrize("name", ["unrolls_per_call", "max_in_flight", "unroll_length"])
+@pytest.mark.parametrize("value", [0, 1.5])
+def test_bad_sizes_are_value_errors(name: str, value: object) -> None:
+    with pytest.raises(ValueError, match=name):
+        RolloutWorkers("CartPole-v1", 1, 2, lean_policy, **{name: value})
 
 
 def test_worker_info_names_each_workers_node_process_and_pool() -> None:
@@ -144,16 +206,30 @@ def test_faults_name_the_workers_env_ids() -> None:
         workers.next()
 
 
-def test_a_dead_worker_restarts_with_fresh_seeds_and_the_latest_weights() -> None:
+@pytest.mark.parametrize("unrolls_per_call", [1, 2])
+def test_a_dead_worker_restarts_with_fresh_seeds_and_the_latest_weights(unrolls_per_call: int) -> None:
     with RolloutWorkers(
-        "CartPole-v1", 2, 2, lean_policy, unroll_length=5, seed=3, ordered=True, num_cpus_per_worker=0, max_restarts=1
+        "CartPole-v1",
+        2,
+        2,
+        lean_policy,
+        unroll_length=5,
+        seed=3,
+        ordered=True,
+        num_cpus_per_worker=0,
+        max_restarts=1,
+        unrolls_per_call=unrolls_per_call,
     ) as workers:
         first = workers.next(timeout=60)
         assert first.worker == 0 and first.incarnation == 0
         version = workers.set_weights(1)
         assert not release_actors([workers._workers[0]], timeout=60)
-        seen = [workers.next(timeout=60) for _ in range(8)]
+        seen = [workers.next(timeout=60) for _ in range(8 * unrolls_per_call)]  # past what it had delivered
         assert workers.restarts == 1
+        if unrolls_per_call > 1:  # the dead worker's second unroll had arrived with its first: still handed out
+            second = seen[1]
+            assert (second.worker, second.incarnation) == (0, 0)
+            np.testing.assert_array_equal(second.obs[0], first.last_obs)
         reborn = [t for t in seen if t.worker == 0 and t.incarnation == 1]
         assert reborn, [(t.worker, t.incarnation) for t in seen]
         assert all(t.policy_version == version and (t.actions == 1).all() for t in reborn)
@@ -166,7 +242,7 @@ def test_a_dead_worker_restarts_with_fresh_seeds_and_the_latest_weights() -> Non
         np.testing.assert_array_equal(reborn[0].obs[0], obs)
         assert not release_actors([workers._workers[1]], timeout=60)  # no restarts left: worker 1's death is reported
         died = None
-        for _ in range(8):
+        for _ in range(8 * unrolls_per_call):
             try:
                 workers.next(timeout=60)
             except envhive.EnvError as e:

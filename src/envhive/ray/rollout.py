@@ -2,10 +2,10 @@
 
 One Ray call costs 0.1-1 ms, hundreds of envhive steps, so the design that scales keeps the
 per-step loop (policy -> step -> policy ...) inside each actor and sends the learner only
-fixed-length trajectories, one Ray call per ``unroll_length * num_envs`` steps. Weights go the other
-way: ``RolloutWorkers.set_weights`` puts them in the object store once and every worker picks them
-up before its next unroll (at most ``max_in_flight`` unrolls behind the learner; each trajectory
-says which version produced it).
+fixed-length trajectories, one Ray call per ``unrolls_per_call * unroll_length * num_envs`` steps.
+Weights go the other way: ``RolloutWorkers.set_weights`` puts them in the object store once and
+every worker picks them up before its next call (at most ``max_in_flight`` calls behind the
+learner; each trajectory says which version produced it).
 
 A policy is ``policy(weights, obs, rng) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a
 dict of per-env arrays (behaviour log-probs, values, ...) stored with the trajectory; ``rng`` is the
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +48,7 @@ class Trajectory:
     terminated: np.ndarray  # bool (T, N)
     truncated: np.ndarray  # bool (T, N)
     valid: np.ndarray  # bool (T, N): False on autoreset steps (the step after an episode ended)
-    env_id: np.ndarray  # int32 (T, N): global ids (worker offset + local id)
+    env_id: np.ndarray  # int32 (T, N): global ids (worker offset + local id), a read-only broadcast
     last_obs: np.ndarray  # (N, ...): the observation after the last step (to bootstrap from)
     extras: dict[str, np.ndarray] = field(default_factory=dict)  # the policy's extras, (T, N, ...)
     policy_version: int = -1  # the weights' version that acted (-1: the initial weights)
@@ -60,6 +61,53 @@ class Trajectory:
     def num_steps(self) -> int:
         """Env steps in it, autoreset steps included."""
         return int(self.rewards.size)
+
+
+@dataclass
+class TrajectoryBatch:
+    """What one Ray call carries: ``K`` consecutive unrolls of one worker, stacked ``(K, T, N, ...)``
+    (one array per field, however large ``K``: the call's cost is mostly per object, not per
+    byte). ``trajectories()`` splits it into ``K`` Trajectory views without copying."""
+
+    obs: np.ndarray  # (K, T, N, ...)
+    actions: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    valid: np.ndarray
+    last_obs: np.ndarray  # (K, N, ...)
+    env_ids: np.ndarray  # int32 (N,): the same for every row
+    extras: dict[str, np.ndarray]
+    episode_returns: np.ndarray  # of every unroll, in unroll order
+    episode_lengths: np.ndarray
+    episode_counts: np.ndarray  # (K,): how many of them ended in each unroll
+    policy_version: int
+    worker: int
+    incarnation: int
+
+    def trajectories(self) -> list[Trajectory]:
+        t_len, n = self.rewards.shape[1:]
+        env_id = np.broadcast_to(self.env_ids, (t_len, n))
+        ends = np.concatenate(([0], np.cumsum(self.episode_counts)))
+        return [
+            Trajectory(
+                obs=self.obs[k],
+                actions=self.actions[k],
+                rewards=self.rewards[k],
+                terminated=self.terminated[k],
+                truncated=self.truncated[k],
+                valid=self.valid[k],
+                env_id=env_id,
+                last_obs=self.last_obs[k],
+                extras={name: value[k] for name, value in self.extras.items()},
+                policy_version=self.policy_version,
+                worker=self.worker,
+                incarnation=self.incarnation,
+                episode_returns=self.episode_returns[ends[k] : ends[k + 1]],
+                episode_lengths=self.episode_lengths[ends[k] : ends[k + 1]],
+            )
+            for k in range(len(self.rewards))
+        ]
 
 
 class TorchScriptPolicy:
@@ -165,85 +213,115 @@ class RolloutWorker:
         }
 
     def rollout(self) -> Trajectory:
-        """``unroll_length`` steps of every env with the current weights.
+        """``unroll_length`` steps of every env with the current weights."""
+        return self.rollouts(1).trajectories()[0]
+
+    def rollouts(self, count: int) -> TrajectoryBatch:
+        """``count`` consecutive unrolls with the current weights, stacked: what one Ray call of
+        ``RolloutWorkers`` carries (``unrolls_per_call``).
 
         The per-step loop only runs the policy and the pool and stores rows; validity, global ids
-        and episode statistics are computed once per unroll from the stored flags."""
+        and episode statistics are computed once per call from the stored flags."""
         t_len, n = self.unroll_length, self.pool.num_envs
-        obs_buf = np.empty((t_len, *self.obs.shape), self.obs.dtype)
-        rewards = np.empty((t_len, n))
-        terminated = np.empty((t_len, n), bool)
-        truncated = np.empty((t_len, n), bool)
-        actions_buf: np.ndarray | None = None
-        extras: dict[str, np.ndarray] = {}
+        rows = count * t_len
+        obs_buf = np.empty((rows, *self.obs.shape), self.obs.dtype)
+        rewards = np.empty((rows, n))
+        terminated = np.empty((rows, n), bool)
+        truncated = np.empty((rows, n), bool)
         version, weights, policy, rng, step = self.version, self.weights, self.policy, self.rng, self.pool.step
         obs = self.obs
-        for t in range(t_len):
-            out = policy(weights, obs, rng)
-            actions, step_extras = out if isinstance(out, tuple) else (out, None)
-            actions = np.asarray(actions)
-            if actions_buf is None:
-                actions_buf = np.empty((t_len, *actions.shape), actions.dtype)
-            actions_buf[t] = actions
-            if step_extras:
-                for name, value in step_extras.items():
-                    if name not in extras:
-                        value = np.asarray(value)
-                        extras[name] = np.empty((t_len, *value.shape), value.dtype)
-                    extras[name][t] = value
-            obs_buf[t] = obs
-            try:
-                obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
-            except EnvError as error:
-                # The rows before it stand (their episodes counted); the failed envs' next step
-                # starts a new episode, so it is marked invalid like an autoreset step and their
-                # cut episode is dropped. The other envs' rows of this step are lost with the batch.
-                self.obs = obs
-                self._close_rows(rewards[:t], terminated[:t], truncated[:t])
-                failed = [i for i in error.env_ids if 0 <= i < n]
-                self.ended[failed] = True
-                self.returns[failed] = 0.0
-                self.lengths[failed] = 0
-                raise
-        assert actions_buf is not None
+        out = policy(weights, obs, rng)  # the first step's actions give the buffers' shapes
+        with_extras = isinstance(out, tuple)
+        first_actions, first_extras = out if with_extras else (out, {})
+        first_actions = np.asarray(first_actions)
+        actions_buf = np.empty((rows, *first_actions.shape), first_actions.dtype)
+        extras = {
+            name: np.empty((rows, *np.shape(value)), np.asarray(value).dtype)
+            for name, value in (first_extras or {}).items()
+        }
+        t = 0
+        try:
+            if with_extras:
+                actions, step_extras = first_actions, first_extras or {}
+                while True:
+                    actions_buf[t] = actions
+                    for name, buffer in extras.items():
+                        buffer[t] = step_extras[name]
+                    obs_buf[t] = obs
+                    obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
+                    t += 1
+                    if t == rows:
+                        break
+                    actions, step_extras = policy(weights, obs, rng)
+            else:
+                actions = first_actions
+                while True:
+                    actions_buf[t] = actions
+                    obs_buf[t] = obs
+                    obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
+                    t += 1
+                    if t == rows:
+                        break
+                    actions = policy(weights, obs, rng)
+        except EnvError as error:
+            # The rows before it stand (their episodes counted; the call's unrolls are lost with
+            # it); the failed envs' next step starts a new episode, so it is marked invalid like an
+            # autoreset step and their cut episode is dropped. The other envs' rows of this step
+            # are lost with the batch.
+            self.obs = obs
+            self._close_rows(rewards[:t], terminated[:t], truncated[:t])
+            failed = [i for i in error.env_ids if 0 <= i < n]
+            self.ended[failed] = True
+            self.returns[failed] = 0.0
+            self.lengths[failed] = 0
+            raise
         self.obs = obs
-        valid, ended_returns, ended_lengths = self._close_rows(rewards, terminated, truncated)
-        env_id = np.broadcast_to(np.arange(self.env_offset, self.env_offset + n, dtype=np.int32), (t_len, n)).copy()
-        return Trajectory(
-            obs=obs_buf,
-            actions=actions_buf,
-            rewards=rewards,
-            terminated=terminated,
-            truncated=truncated,
-            valid=valid,
-            env_id=env_id,
-            last_obs=np.array(obs),
-            extras=extras,
+        valid, ended_returns, ended_lengths, ended_rows = self._close_rows(rewards, terminated, truncated)
+        last_obs = np.empty((count, *obs.shape), obs.dtype)
+        last_obs[:-1] = obs_buf[t_len::t_len]  # an unroll's last observation is the next one's first
+        last_obs[-1] = obs
+
+        def stacked(a: np.ndarray) -> np.ndarray:
+            return a.reshape(count, t_len, *a.shape[1:])
+
+        return TrajectoryBatch(
+            obs=stacked(obs_buf),
+            actions=stacked(actions_buf),
+            rewards=stacked(rewards),
+            terminated=stacked(terminated),
+            truncated=stacked(truncated),
+            valid=stacked(valid),
+            last_obs=last_obs,
+            env_ids=np.arange(self.env_offset, self.env_offset + n, dtype=np.int32),
+            extras={name: stacked(value) for name, value in extras.items()},
+            episode_returns=ended_returns,
+            episode_lengths=ended_lengths,
+            episode_counts=np.bincount(ended_rows // t_len, minlength=count),
             policy_version=version,
             worker=self.worker,
             incarnation=self.incarnation,
-            episode_returns=ended_returns,
-            episode_lengths=ended_lengths,
         )
 
     def _close_rows(
         self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Validity of the rows stepped (the step after an episode ends is its autoreset), and the
-        episodes that ended in them; carries the flags and running sums into the next rows."""
+        episodes that ended in them (returns, lengths, rows); carries the flags and running sums
+        into the next rows."""
         ended = terminated | truncated
         valid = np.empty(ended.shape, bool)
         if len(ended) == 0:
-            return valid, np.zeros(0), np.zeros(0, np.int64)
+            return valid, np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
         valid[0] = ~self.ended
         np.logical_not(ended[:-1], out=valid[1:])
         self.ended = ended[-1].copy()
-        ended_returns, ended_lengths = self._episodes(rewards, valid, ended)
-        return valid, ended_returns, ended_lengths
+        return (valid, *self._episodes(rewards, valid, ended))
 
-    def _episodes(self, rewards: np.ndarray, valid: np.ndarray, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Returns and lengths of the episodes that end in this unroll (in time, then env order),
-        carrying each env's running sums into the next unroll.
+    def _episodes(
+        self, rewards: np.ndarray, valid: np.ndarray, ended: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Returns, lengths and last rows of the episodes that end in these rows (in time, then env
+        order), carrying each env's running sums into the next rows.
 
         Running sums from each env's episode start (the carry plus a cumulative sum); an episode's
         total is the sum at its last row less the sum at its env's previous end (0 for the first
@@ -255,7 +333,7 @@ class RolloutWorker:
         env, t = np.nonzero(ended.T)  # grouped by env, in time order inside each env
         if len(env) == 0:
             self.returns, self.lengths = returns[-1].copy(), lengths[-1].copy()
-            return np.zeros(0), np.zeros(0, np.int64)
+            return np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
         at_r, at_l = returns[t, env], lengths[t, env]
         new_env = np.concatenate(([True], env[1:] != env[:-1], [True]))  # an env's run of ends starts / ends
         first, last = new_env[:-1], new_env[1:]
@@ -266,7 +344,7 @@ class RolloutWorker:
         self.returns[env[last]] -= at_r[last]  # each env's last end: what follows it carries over
         self.lengths[env[last]] -= at_l[last]
         order = np.lexsort((env, t))
-        return (at_r - before_r)[order], (at_l - before_l)[order]
+        return (at_r - before_r)[order], (at_l - before_l)[order], t[order]
 
     def close(self) -> None:
         self.pool.close()
@@ -275,15 +353,20 @@ class RolloutWorker:
 class RolloutWorkers:
     """``num_workers`` RolloutWorker actors of ``envs_per_worker`` envs each, as a trajectory stream.
 
-    Every worker keeps ``max_in_flight`` unrolls queued so it never waits for the learner; ``next()``
+    Every worker keeps ``max_in_flight`` calls queued so it never waits for the learner; ``next()``
     returns the first trajectory ready (``ordered=True``: worker 0, 1, ... in turn, for runs that
-    must repeat exactly). Env ``g`` (global id ``worker * envs_per_worker + i``) gets seed
-    ``seed + g``. A worker whose actor or node dies, or that takes longer than ``timeout`` seconds,
-    raises ``EnvError`` naming its env ids; an env's exception is ``EnvError`` with global ids.
+    must repeat exactly). Each call brings ``unrolls_per_call`` consecutive unrolls of a worker in
+    one object (``TrajectoryBatch``), handed out one by one: a Ray call costs about a millisecond
+    of CPU, so calls should carry well over that in env and policy work (``docs/distributed.md``);
+    weights pushed with ``set_weights`` apply from a worker's next call. Env ``g`` (global id
+    ``worker * envs_per_worker + i``) gets seed ``seed + g``. A worker whose actor or node dies, or
+    that takes longer than ``timeout`` seconds for a call, raises ``EnvError`` naming its env ids;
+    an env's exception is ``EnvError`` with global ids.
 
     With ``max_restarts=n``, a dead or timed-out worker is replaced (up to ``n`` times in all) by a
     new actor with fresh per-incarnation seeds (``incarnation_seeds``) and the latest weights, and
-    the stream goes on: the unrolls it had in flight are lost, the episodes it was running are cut
+    the stream goes on: the calls it had in flight are lost (what it delivered is still handed
+    out), the episodes it was running are cut
     (they never appear in ``episode_returns``), and its trajectories carry ``incarnation``. A timeout
     still raises its ``EnvError`` (the caller's deadline passed), after the replacement started.
     """
@@ -301,6 +384,7 @@ class RolloutWorkers:
         num_cpus_per_worker: float = 1,
         actor_options: dict[str, Any] | None = None,
         max_in_flight: int = 2,
+        unrolls_per_call: int = 1,
         ordered: bool = False,
         timeout: float | None = None,
         max_restarts: int = 0,
@@ -313,6 +397,8 @@ class RolloutWorkers:
             raise ValueError(f"unroll_length must be a positive int, got {unroll_length!r}")
         if not isinstance(max_in_flight, int) or max_in_flight < 1:
             raise ValueError(f"max_in_flight must be a positive int, got {max_in_flight!r}")
+        if not isinstance(unrolls_per_call, int) or unrolls_per_call < 1:
+            raise ValueError(f"unrolls_per_call must be a positive int, got {unrolls_per_call!r}")
         if not isinstance(max_restarts, int) or max_restarts < 0:
             raise ValueError(f"max_restarts must be an int >= 0, got {max_restarts!r}")
         self.layout = ShardLayout.split(num_workers * envs_per_worker, num_workers)
@@ -331,11 +417,13 @@ class RolloutWorkers:
         self.ordered = ordered
         self.timeout = timeout
         self.max_in_flight = max_in_flight
+        self.unrolls_per_call = unrolls_per_call
         self.max_restarts = max_restarts
         self.restarts = 0
         self._incarnations = [0] * num_workers
         self._closed = False
-        self._queues: list[list[Any]] = []
+        self._queues: list[list[Any]] = []  # per worker: its calls in flight, oldest first
+        self._received: list[deque[Trajectory]] = [deque() for _ in range(num_workers)]  # not yet handed out
         self._next_worker = 0
         self._workers = [self._spawn(k) for k in range(num_workers)]
         try:
@@ -346,7 +434,7 @@ class RolloutWorkers:
         except BaseException:
             self.close()
             raise
-        self._queues = [[w.rollout.remote() for _ in range(max_in_flight)] for w in self._workers]
+        self._queues = [[self._call(w) for _ in range(max_in_flight)] for w in self._workers]
 
     def _spawn(self, k: int) -> Any:
         """A new actor for worker ``k`` in its current incarnation, holding the latest weights."""
@@ -369,15 +457,19 @@ class RolloutWorkers:
             worker.set_weights.remote(self._weights_ref, self.version)
         return worker
 
+    def _call(self, worker: Any) -> Any:
+        return worker.rollouts.remote(self.unrolls_per_call)
+
     def _restart(self, k: int) -> bool:
-        """Replace worker ``k`` if restarts remain (its queued unrolls are dropped); True if it was."""
+        """Replace worker ``k`` if restarts remain (its calls in flight are dropped, what it already
+        delivered is still handed out); True if it was."""
         if self.restarts >= self.max_restarts:
             return False
         self.restarts += 1
         release_actors([self._workers[k]])  # dead, and its CPUs free, before the replacement starts
         self._incarnations[k] += 1
         self._workers[k] = self._spawn(k)
-        self._queues[k] = [self._workers[k].rollout.remote() for _ in range(self.max_in_flight)]
+        self._queues[k] = [self._call(self._workers[k]) for _ in range(self.max_in_flight)]
         return True
 
     @property
@@ -403,8 +495,13 @@ class RolloutWorkers:
         self._check_open()
         timeout = self.timeout if timeout is None else timeout
         while True:
+            k, n = self._next_worker, len(self._workers)
+            if not self.ordered:  # what earlier calls delivered goes first, from the next worker on
+                k = next((j % n for j in range(k, k + n) if self._received[j % n]), k)
+            if self._received[k]:
+                self._next_worker = (k + 1) % len(self._workers)
+                return self._received[k].popleft()
             if self.ordered:
-                k = self._next_worker
                 ready, _ = ray.wait([self._queues[k][0]], timeout=timeout)
             else:
                 heads = [q[0] for q in self._queues]
@@ -420,9 +517,9 @@ class RolloutWorkers:
                     list(ids),
                 )
             ref = self._queues[k].pop(0)
-            self._queues[k].append(self._workers[k].rollout.remote())
+            self._queues[k].append(self._call(self._workers[k]))
             try:
-                trajectory: Trajectory = ray.get(ref)
+                batch: TrajectoryBatch = ray.get(ref)
             except ray.exceptions.RayTaskError as e:
                 self._next_worker = (k + 1) % len(self._workers)
                 if isinstance(e.cause, EnvError):
@@ -438,8 +535,10 @@ class RolloutWorkers:
                     ids.start,
                     list(ids),
                 ) from e
+            first, *rest = batch.trajectories()
+            self._received[k].extend(rest)
             self._next_worker = (k + 1) % len(self._workers)
-            return trajectory
+            return first
 
     def __iter__(self) -> Iterator[Trajectory]:
         while True:
@@ -457,6 +556,7 @@ class RolloutWorkers:
         release_actors(self._workers)
         self._workers = []
         self._queues = []
+        self._received = []
 
     def __enter__(self) -> RolloutWorkers:
         return self
