@@ -13,7 +13,7 @@ import ray
 import torch
 
 import envhive
-from envhive.ray import RolloutWorkers, TorchScriptPolicy
+from envhive.ray import JaxPolicy, RolloutWorkers, TorchScriptPolicy
 from envhive.ray.shard import incarnation_seeds, release_actors
 
 pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
@@ -156,6 +156,45 @@ def test_rollouts_stack_what_consecutive_rollout_calls_give() -> None:
 def test_bad_sizes_are_value_errors(name: str, value: object) -> None:
     with pytest.raises(ValueError, match=name):
         RolloutWorkers("CartPole-v1", 1, 2, lean_policy, **{name: value})
+
+
+def jax_softmax_policy(params, obs, key):
+    """A linear softmax policy in JAX, sampled with the key it is given (Gumbel-max)."""
+    import jax
+    import jax.numpy as jnp
+
+    logits = obs @ params["w"]
+    return jnp.argmax(logits + jax.random.gumbel(key, logits.shape), -1), {"logits": logits}
+
+
+def test_a_jax_policy_acts_in_the_workers_as_it_does_locally() -> None:
+    """JaxPolicy in two workers: the same actions, logits and observations as the same policy
+    (same key stream: the worker's generator) driving a local pool; pushed weights take over."""
+    params = {"w": np.array([[0.5, -0.5], [1.0, -1.0], [-3.0, 3.0], [-1.0, 1.0]], np.float32)}
+    with RolloutWorkers(
+        "CartPole-v1", 2, 3, JaxPolicy(jax_softmax_policy), params, unroll_length=25, seed=4, ordered=True
+    ) as workers:
+        got = [workers.next(timeout=120) for _ in range(4)]  # worker 0, 1, 0, 1
+        workers.set_weights({"w": np.array([[0, 0], [0, 0], [0, 0], [0, 1e9]], np.float32)})  # obs[3] decides
+        later = [workers.next(timeout=120) for _ in range(8)]
+    for k in range(2):
+        policy = JaxPolicy(jax_softmax_policy)
+        rng = np.random.default_rng([4, k])  # RolloutWorker's policy entropy: [seed, worker]
+        pool = envhive.make("CartPole-v1", num_envs=3, seed=[4 + 3 * k + i for i in range(3)])
+        obs, _ = pool.reset()
+        for trajectory in got[k::2]:
+            for t in range(25):
+                actions, extras = policy(params, obs, rng)
+                np.testing.assert_array_equal(trajectory.obs[t], obs)
+                np.testing.assert_array_equal(trajectory.actions[t], actions)
+                np.testing.assert_allclose(trajectory.extras["logits"][t], extras["logits"], rtol=1e-6)
+                obs, *_ = pool.step(actions)
+        pool.close()
+    assert len({tuple(t.actions.ravel()) for t in got}) == 4  # sampled: no two unrolls alike
+    new = [t for t in later if t.policy_version == 0]
+    assert new, [t.policy_version for t in later]
+    for t in new:  # the pushed weights: push right exactly when the pole's angular velocity is positive
+        np.testing.assert_array_equal(t.actions, (t.obs[..., 3] > 0).astype(t.actions.dtype))
 
 
 def test_worker_info_names_each_workers_node_process_and_pool() -> None:

@@ -13,12 +13,20 @@ See docs/distributed.md for when to use which.
 
 from __future__ import annotations
 
-from envhive.ray.rollout import RolloutWorker, RolloutWorkers, TorchScriptPolicy, Trajectory, TrajectoryBatch
+from envhive.ray.rollout import (
+    JaxPolicy,
+    RolloutWorker,
+    RolloutWorkers,
+    TorchScriptPolicy,
+    Trajectory,
+    TrajectoryBatch,
+)
 from envhive.ray.shard import EnvShard, ShardLayout, assigned_cpus, incarnation_seeds
 from envhive.ray.vector import RayVectorEnv
 
 __all__ = [
     "EnvShard",
+    "JaxPolicy",
     "RayVectorEnv",
     "RolloutWorker",
     "RolloutWorkers",

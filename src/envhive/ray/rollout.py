@@ -10,7 +10,7 @@ learner; each trajectory says which version produced it).
 A policy is ``policy(weights, obs, rng) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a
 dict of per-env arrays (behaviour log-probs, values, ...) stored with the trajectory; ``rng`` is the
 worker's own ``numpy.random.Generator``. It must pickle (Ray ships it to every worker): a module-level
-function, or ``TorchScriptPolicy(torch.jit.script(module))``.
+function, ``TorchScriptPolicy(torch.jit.script(module))`` or ``JaxPolicy(apply)``.
 
 Trajectories use NEXT_STEP autoreset: row ``t`` holds ``obs[t]``, the action taken in it and what it
 gave; the step after an episode ends is the autoreset step (action ignored, reward 0), marked
@@ -153,6 +153,55 @@ class TorchScriptPolicy:
             actions, extras = out
             return actions.numpy(), {k: v.numpy() for k, v in extras.items()}
         return out.numpy()
+
+
+class JaxPolicy:
+    """A JAX function as a rollout policy: ``apply(params, obs, key) -> actions`` or
+    ``-> (actions, {name: array})``, jitted in the worker; weights are its ``params`` (any pytree).
+
+    ``apply`` must pickle (a module-level function). The worker keeps one PRNG key, seeded from its
+    own generator and split inside the jitted step, so a seeded run repeats; new weights are put on
+    the device once per version, not per step.
+    """
+
+    def __init__(self, apply: Callable[..., Any]) -> None:
+        self.apply = apply
+        self._forget()
+
+    def _forget(self) -> None:
+        """No jitted step, key or device weights yet (they are made in the worker)."""
+        self._step: Any = None
+        self._key: Any = None
+        self._weights: Any = None
+        self._params: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"apply": self.apply}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.apply = state["apply"]
+        self._forget()
+
+    def __call__(self, weights: Any, obs: np.ndarray, rng: np.random.Generator) -> Any:
+        import jax  # jax is optional (the [jax] extra): imported on use
+
+        if self._step is None:
+            apply = self.apply
+
+            def step(params: Any, obs: Any, key: Any) -> Any:
+                key, sub = jax.random.split(key)
+                return apply(params, obs, sub), key
+
+            self._step = jax.jit(step)
+            self._key = jax.random.key(int(rng.integers(2**62)))
+        if weights is not self._weights:
+            self._params = jax.device_put(weights)
+            self._weights = weights
+        out, self._key = self._step(self._params, obs, self._key)
+        if isinstance(out, tuple):
+            actions, extras = out
+            return np.asarray(actions), {k: np.asarray(v) for k, v in extras.items()}
+        return np.asarray(out)
 
 
 class RolloutWorker:
