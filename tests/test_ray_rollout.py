@@ -146,6 +146,9 @@ def test_rollouts_stack_what_consecutive_rollout_calls_give() -> None:
                 np.testing.assert_array_equal(got.episode_lengths, want.episode_lengths)
                 assert got.env_id[0].tolist() == [8, 9, 10, 11] and got.worker == 2
         assert sum(len(t.episode_returns) for t in stacked.trajectories()) > 0
+        for bad in (0, 2.0):
+            with pytest.raises(ValueError, match="count"):
+                batched.rollouts(bad)  # type: ignore[arg-type]
     finally:
         batched.close()
         single.close()

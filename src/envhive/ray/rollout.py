@@ -271,6 +271,8 @@ class RolloutWorker:
 
         The per-step loop only runs the policy and the pool and stores rows; validity, global ids
         and episode statistics are computed once per call from the stored flags."""
+        if not isinstance(count, int) or count < 1:
+            raise ValueError(f"rollouts needs a positive int count, got {count!r}")
         t_len, n = self.unroll_length, self.pool.num_envs
         rows = count * t_len
         obs_buf = np.empty((rows, *self.obs.shape), self.obs.dtype)
@@ -415,9 +417,9 @@ class RolloutWorkers:
     With ``max_restarts=n``, a dead or timed-out worker is replaced (up to ``n`` times in all) by a
     new actor with fresh per-incarnation seeds (``incarnation_seeds``) and the latest weights, and
     the stream goes on: the calls it had in flight are lost (what it delivered is still handed
-    out), the episodes it was running are cut
-    (they never appear in ``episode_returns``), and its trajectories carry ``incarnation``. A timeout
-    still raises its ``EnvError`` (the caller's deadline passed), after the replacement started.
+    out), the episodes it was running are cut (they never appear in ``episode_returns``), and its
+    trajectories carry ``incarnation``. A timeout still raises its ``EnvError`` (the caller's
+    deadline passed), after the replacement started.
     """
 
     def __init__(
