@@ -1,7 +1,7 @@
-"""RayVectorEnv across simulated nodes (ray.cluster_utils.Cluster: a head with no CPUs and worker
-nodes of 1 CPU each): shards placed on different nodes stay in lockstep with a local pool, and a
-removed node is the fault case (EnvError with the lost env ids, or a restart elsewhere). Runs in
-.venv-rllib (the venv with Ray)."""
+"""RayVectorEnv and rollout workers across simulated nodes (ray.cluster_utils.Cluster: a head with
+no CPUs and worker nodes of 1 CPU each): shards and workers placed on different nodes stay in
+lockstep with a local pool, and a removed node is the fault case (EnvError with the lost env ids,
+or a restart elsewhere). Runs in .venv-rllib (the venv with Ray)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import ray
 from ray.cluster_utils import Cluster
 
 import envhive
-from envhive.ray import RayVectorEnv, incarnation_seeds
+from envhive.ray import RayVectorEnv, RolloutWorkers, incarnation_seeds
 
 pytestmark = pytest.mark.rllib
 # Quick node-death detection (Ray's defaults take ~30 s to declare a node dead).
@@ -91,3 +91,62 @@ def test_restart_moves_a_shard_off_a_dead_node(cluster) -> None:
         assert env.restarts == 1
     finally:
         env.close()
+
+
+def test_rollout_workers_on_separate_nodes_then_a_node_dies(cluster) -> None:
+    """Two 1-CPU workers land on two nodes; their trajectories (two unrolls of 16 x 256 steps per
+    call: ~130 KB of observations, so they cross nodes through the object store) equal a local
+    pool stepped with the same policy; removing a worker's node restarts it on the spare node
+    with its next incarnation's seeds, and the stream goes on."""
+    while len(cluster.worker_nodes) < 3:  # the tests above removed nodes
+        cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+
+    def policy(weights, obs, rng):  # a local function: pickled by value (the nodes cannot import tests)
+        return (obs[:, 2] > 0).astype(np.int64)
+
+    with RolloutWorkers(
+        "CartPole-v1",
+        2,
+        16,
+        policy,
+        unroll_length=256,
+        unrolls_per_call=2,
+        seed=5,
+        ordered=True,
+        num_cpus_per_worker=1,
+        max_restarts=1,
+        timeout=120,
+    ) as workers:
+        placed = workers.worker_info()
+        assert len({i["node_id"] for i in placed}) == 2
+        got = [workers.next() for _ in range(4)]  # worker 0, 1, 0, 1: one call of each
+        for k in range(2):
+            pool = envhive.make("CartPole-v1", num_envs=16, seed=[5 + 16 * k + i for i in range(16)])
+            obs, _ = pool.reset()
+            for trajectory in got[k::2]:
+                assert trajectory.worker == k
+                for t in range(256):
+                    actions = policy(None, obs, None)
+                    np.testing.assert_array_equal(trajectory.obs[t], obs)
+                    np.testing.assert_array_equal(trajectory.actions[t], actions)
+                    obs, reward, terminated, truncated, _ = pool.step(actions)
+                    np.testing.assert_array_equal(trajectory.rewards[t], reward)
+                    np.testing.assert_array_equal(
+                        trajectory.terminated[t] | trajectory.truncated[t], terminated | truncated
+                    )
+                np.testing.assert_array_equal(trajectory.last_obs, obs)
+            pool.close()
+
+        cluster.remove_node(node_of(cluster, placed[1]["node_id"]))
+        seen = [workers.next() for _ in range(8)]
+        reborn = [t for t in seen if t.worker == 1 and t.incarnation == 1]
+        assert reborn and workers.restarts == 1, [(t.worker, t.incarnation) for t in seen]
+        moved = workers.worker_info()
+        assert moved[1]["node_id"] not in {placed[0]["node_id"], placed[1]["node_id"]}
+        assert moved[0]["node_id"] == placed[0]["node_id"]
+        fresh = envhive.make("CartPole-v1", num_envs=16, seed=incarnation_seeds(list(range(21, 37)), 1))
+        np.testing.assert_array_equal(reborn[0].obs[0], fresh.reset()[0])
+        fresh.close()
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
