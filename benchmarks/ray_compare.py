@@ -278,10 +278,10 @@ def main() -> int:
     p.add_argument("--unroll", type=int, default=128)
     p.add_argument("--scaling-unrolls-per-call", type=int, default=64)
     args = p.parse_args()
-    rollout_cases = [
-        (item.split(":")[0], [int(k) for k in (item.split(":") + ["1"])[1].split("/")])
-        for item in args.rollout_tasks.split(",")
-    ]
+    rollout_cases = []  # (task, its unrolls_per_call values): "TASK:K1/K2" or "TASK" (1)
+    for item in args.rollout_tasks.split(","):
+        task, _, per_call = item.partition(":")
+        rollout_cases.append((task, [int(k) for k in (per_call or "1").split("/")]))
     out: dict = {"load_average_at_start": os.getloadavg(), "cores": os.cpu_count()}
     if args.part in ("all", "overhead", "rollout"):
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

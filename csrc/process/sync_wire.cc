@@ -314,7 +314,6 @@ bool write_rows(nb::list observations, nb::handle out) {
   return true;
 }
 
-
 // A worker's sync-step outputs besides the observations: the rewards, flags and elapsed steps its
 // loop kept in Python lists, written into the block's rows in one call. Only plain values are
 // taken -- float (or a subclass, such as numpy.float64) or int rewards, the bools True / False,

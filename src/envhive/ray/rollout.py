@@ -283,37 +283,26 @@ class RolloutWorker:
         obs = self.obs
         out = policy(weights, obs, rng)  # the first step's actions give the buffers' shapes
         with_extras = isinstance(out, tuple)
-        first_actions, first_extras = out if with_extras else (out, {})
-        first_actions = np.asarray(first_actions)
-        actions_buf = np.empty((rows, *first_actions.shape), first_actions.dtype)
+        actions, step_extras = out if with_extras else (out, None)
+        step_extras = step_extras or {}
+        actions = np.asarray(actions)
+        actions_buf = np.empty((rows, *actions.shape), actions.dtype)
         extras = {
-            name: np.empty((rows, *np.shape(value)), np.asarray(value).dtype)
-            for name, value in (first_extras or {}).items()
+            name: np.empty((rows, *np.shape(value)), np.asarray(value).dtype) for name, value in step_extras.items()
         }
         t = 0
         try:
-            if with_extras:
-                actions, step_extras = first_actions, first_extras or {}
-                while True:
-                    actions_buf[t] = actions
-                    for name, buffer in extras.items():
-                        buffer[t] = step_extras[name]
-                    obs_buf[t] = obs
-                    obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
-                    t += 1
-                    if t == rows:
-                        break
-                    actions, step_extras = policy(weights, obs, rng)
-            else:
-                actions = first_actions
-                while True:
-                    actions_buf[t] = actions
-                    obs_buf[t] = obs
-                    obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
-                    t += 1
-                    if t == rows:
-                        break
-                    actions = policy(weights, obs, rng)
+            while True:
+                actions_buf[t] = actions
+                for name, buffer in extras.items():
+                    buffer[t] = step_extras[name]
+                obs_buf[t] = obs
+                obs, rewards[t], terminated[t], truncated[t], _ = step(actions)
+                t += 1
+                if t == rows:
+                    break
+                out = policy(weights, obs, rng)
+                actions, step_extras = out if with_extras else (out, step_extras)  # without: stays {}
         except EnvError as error:
             # The rows before it stand (their episodes counted; the call's unrolls are lost with
             # it); the failed envs' next step starts a new episode, so it is marked invalid like an
