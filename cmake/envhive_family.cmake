@@ -29,7 +29,8 @@ set(ENVHIVE_CORE_SOURCES
   core/env_stepper.cc core/output_ring.cc core/pool.cc core/registry.cc core/standby.cc core/work_queue.cc)
 # Compiled into every family module (a per-module C API, e.g. for XLA, goes here too: the SDK ships
 # whatever these lists name).
-set(ENVHIVE_BINDING_SOURCES bindings/module.cc bindings/native_pool.cc bindings/spec_types.cc)
+set(ENVHIVE_BINDING_SOURCES bindings/module.cc bindings/native_pool.cc bindings/spec_types.cc bindings/call_front.cc
+  bindings/batch_views.cc bindings/dm_columns.cc bindings/frames.cc bindings/numpy_views.cc bindings/pool_abi.cc)
 set(ENVHIVE_METADATA_SCRIPT "${ENVHIVE_CSRC_DIR}/bindings/write_module_metadata.py")
 
 set(ENVHIVE_COMPILE_OPTIONS -ffp-contract=off -Wall -Wextra)  # no FMA contraction: match numpy

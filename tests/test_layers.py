@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "envhive._version": 0,
     "envhive._procwire": 0,
     "envhive.errors": 0,
+    "envhive.checks": 0,
     "envhive.spaces": 0,
     "envhive.sdk": 0,
     "envhive.images": 0,

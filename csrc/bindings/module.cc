@@ -43,13 +43,22 @@ Spaces task_spaces(const std::string& id, nb::dict config) {
 // The JSON-ready form of a space; envhive.spaces.SpaceDecl reads it back.
 nb::dict space_json(const SpaceSpec& s) {
   nb::dict d;
-  d["kind"] = s.kind == SpaceSpec::Kind::kBox ? "box" : "discrete";
+  d["kind"] = space_kind_name(s.kind);
   d["dtype"] = dtype_name(s.dtype);
   d["shape"] = nb::cast(s.shape);
   d["low"] = nb::cast(s.low);
   d["high"] = nb::cast(s.high);
   d["n"] = s.n;
   d["start"] = s.start;
+  if (s.kind == SpaceSpec::Kind::kText) {
+    d["min_length"] = s.min_length;
+    d["charset"] = s.charset;
+  }
+  if (!s.is_leaf()) {
+    nb::list items;
+    for (const auto& [name, item] : s.items) items.append(nb::make_tuple(name, space_json(item)));
+    d["items"] = items;
+  }
   return d;
 }
 

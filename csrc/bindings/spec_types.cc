@@ -90,6 +90,17 @@ Config config_from_py(const TaskDef& task, nb::dict values) {
   }
 }
 
+const char* space_kind_name(SpaceSpec::Kind kind) {
+  switch (kind) {
+    case SpaceSpec::Kind::kBox: return "box";
+    case SpaceSpec::Kind::kDiscrete: return "discrete";
+    case SpaceSpec::Kind::kText: return "text";
+    case SpaceSpec::Kind::kDict: return "dict";
+    case SpaceSpec::Kind::kTuple: return "tuple";
+  }
+  return "?";
+}
+
 namespace {
 
 nb::tuple shape_tuple(const std::vector<int64_t>& shape) {
@@ -107,17 +118,26 @@ SpaceSpec make_box(const std::string& dtype, std::vector<int64_t> shape, std::ve
 }  // namespace
 
 void bind_spec_types(nb::module_& m) {
-  nb::class_<SpaceSpec>(m, "SpaceSpec", "A single-env space as a task declares it (a Gymnasium Box or Discrete).")
+  nb::class_<SpaceSpec>(m, "SpaceSpec",
+                        "A single-env space as a task declares it: a Gymnasium Box, Discrete or Text, or (observations) "
+                        "a Dict or Tuple of those.")
       .def_static("box", &make_box, nb::arg("dtype"), nb::arg("shape"), nb::arg("low"), nb::arg("high"),
                   "Box(low, high, shape, dtype); low/high hold one value (broadcast) or one per element.")
       .def_static("discrete", &SpaceSpec::discrete, nb::arg("n"), nb::arg("start") = 0, "Discrete(n, start).")
-      .def_prop_ro("kind", [](const SpaceSpec& s) { return std::string(s.kind == SpaceSpec::Kind::kBox ? "box" : "discrete"); })
+      .def_static("text", &SpaceSpec::text, nb::arg("max_length"), nb::arg("min_length") = 0,
+                  nb::arg("charset") = "", "Text(max_length, min_length, charset): zero-padded UTF-8 bytes.")
+      .def_static("dict", &SpaceSpec::dict, nb::arg("items"), "Dict of (key, space) items, in this order.")
+      .def_static("tuple", &SpaceSpec::tuple, nb::arg("items"), "Tuple of spaces.")
+      .def_prop_ro("kind", [](const SpaceSpec& s) { return std::string(space_kind_name(s.kind)); })
       .def_prop_ro("dtype", [](const SpaceSpec& s) { return std::string(dtype_name(s.dtype)); })
       .def_prop_ro("shape", [](const SpaceSpec& s) { return shape_tuple(s.shape); })
       .def_ro("low", &SpaceSpec::low)
       .def_ro("high", &SpaceSpec::high)
       .def_ro("n", &SpaceSpec::n)
-      .def_ro("start", &SpaceSpec::start);
+      .def_ro("start", &SpaceSpec::start)
+      .def_ro("min_length", &SpaceSpec::min_length)
+      .def_ro("charset", &SpaceSpec::charset)
+      .def_ro("items", &SpaceSpec::items, "Dict (key, space) / Tuple ('', space) items; empty for a leaf.");
 
   nb::class_<InfoSpec>(m, "InfoSpec", "An extra per-env output a task reports in info (a scalar or small array).")
       .def(

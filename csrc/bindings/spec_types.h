@@ -25,6 +25,9 @@ struct TaskInfo {
   std::vector<ConfigField> config;
 };
 
+// "box", "discrete", "text", "dict" or "tuple": a space's kind as Python reads it.
+const char* space_kind_name(SpaceSpec::Kind kind);
+
 // Binds SpaceSpec, InfoSpec, ConfigField, Spaces, TaskInfo into `m`.
 void bind_spec_types(nb::module_& m);
 

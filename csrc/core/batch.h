@@ -33,10 +33,11 @@ struct RowColumn {
   const std::byte* in(const std::byte* block) const { return block + offset; }
 };
 
-// Where each output array of a batch lives in its block.
+// Where each output array of a batch lives in its block. An observation has one column per leaf
+// (space_leaves order); a Box, Discrete or Text observation is its own only leaf.
 struct BatchLayout {
   size_t rows = 0;
-  RowColumn obs;
+  std::vector<RowColumn> obs;
   Column<double> reward;
   Column<bool> terminated, truncated;
   Column<int32_t> env_id, elapsed_step;
@@ -47,7 +48,7 @@ struct BatchLayout {
   Column<float> discount;
   // SAME_STEP only: which rows ended an episode, and their terminal observation, step and infos.
   Column<bool> final_mask;
-  RowColumn final_obs;
+  std::vector<RowColumn> final_obs;
   Column<int32_t> final_elapsed_step;
   std::vector<RowColumn> final_infos;
   size_t total = 0;  // bytes of a block
@@ -63,7 +64,9 @@ struct BatchLayout {
       c = {at, row_bytes};
       at += align64(rows * row_bytes);
     };
-    row_column(obs, spaces.observation.bytes());
+    const std::vector<SpaceLeaf> leaves = space_leaves(spaces.observation);
+    obs.resize(leaves.size());
+    for (size_t k = 0; k < leaves.size(); ++k) row_column(obs[k], leaves[k].spec->bytes());
     column(reward);
     column(terminated);
     column(truncated);
@@ -75,7 +78,8 @@ struct BatchLayout {
     column(discount);
     if (with_final) {
       column(final_mask);
-      row_column(final_obs, spaces.observation.bytes());
+      final_obs.resize(leaves.size());
+      for (size_t k = 0; k < leaves.size(); ++k) row_column(final_obs[k], leaves[k].spec->bytes());
       column(final_elapsed_step);
       final_infos.resize(spaces.infos.size());
       for (size_t f = 0; f < final_infos.size(); ++f) row_column(final_infos[f], spaces.infos[f].bytes());

@@ -31,8 +31,15 @@ class Env {
   // action space, else `count()` values of the Box dtype. Truncation (time limits) is the
   // pool's job, not the env's.
   virtual StepResult step(const void* action) = 0;
-  // Write the current observation (Spaces::observation.bytes() bytes).
-  virtual void write_obs(void* dst) const = 0;
+  // Write the current observation (Spaces::observation.bytes() bytes) -- a task whose observation
+  // is one Box, Discrete or Text.
+  virtual void write_obs(void* /*dst*/) const {
+    throw std::logic_error("this task declares a structured observation: it writes it with write_obs_leaves");
+  }
+  // A task whose observation is a Dict or Tuple writes each leaf: dst[i] points at leaf i's row
+  // (space_leaves order: depth first, Dict items in their declared order; a Text leaf is its
+  // max_length bytes, zero padded). register_task checks that a task overrides one of the two.
+  virtual void write_obs_leaves(void* const* dst) const { write_obs(dst[0]); }
   // Write each declared info field; dst[i] points at Spaces::infos[i] for this row.
   virtual void write_info(void* const* /*dst*/) const {}
 

@@ -19,6 +19,7 @@ EnvStepper::EnvStepper(const TaskDef& task, const Config& config, const Spaces& 
   const auto n = static_cast<size_t>(options.num_envs);
   const auto& act = spaces.action;
   action_row_bytes_ = act.kind == SpaceSpec::Kind::kDiscrete ? sizeof(int64_t) : act.bytes();
+  structured_obs_ = !spaces.observation.is_leaf();
   actions_.assign(n * std::max<size_t>(action_row_bytes_, 1), std::byte{0});
   state_ = std::vector<EnvState>(n);
   envs_.reserve(n);

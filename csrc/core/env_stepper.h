@@ -90,8 +90,8 @@ class EnvStepper {
   // Stepper: run the queued command; autoreset and the time limit are applied here.
   Outcome advance(int32_t id);
   // Stepper: the env's row of a batch (SAME_STEP: the terminal state into final_*, then a reset).
-  // Its observation goes to row `row` of `obs_rows` when given (Pool::set_obs_target), else to
-  // the block's obs column.
+  // Its observation goes to row `row` of `obs_rows` when given (Pool::set_obs_target: a
+  // one-leaf observation), else to the block's obs columns.
   void write_row(int32_t id, const Outcome& out, std::byte* block, size_t row, std::byte* obs_rows = nullptr);
   // Any pool thread holding nothing else: the action-independent part of the env's next step
   // (Env::prepare); false when another thread holds the env. Errors surface from the step.
@@ -105,9 +105,12 @@ class EnvStepper {
   template <class F>
   bool guarded(EnvState& st, F&& f);
   static void fail(EnvState& st, std::string message);
-  // The env's observation into `obs` (one row), its elapsed step and infos into row `row` of block.
-  void write_state(Env& env, const EnvState& st, std::byte* block, size_t row, std::byte* obs,
-                   const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const;
+  // The env's observation into row `row` of the `obs` columns (the first leaf into `obs_row`
+  // when given), its elapsed step and infos into row `row` of block.
+  void write_state(Env& env, const EnvState& st, std::byte* block, size_t row, const std::vector<RowColumn>& obs,
+                   std::byte* obs_row, const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const;
+  // Zeros in row `row` of the `obs` columns (the first leaf at `obs_row` when given).
+  static void zero_obs(std::byte* block, size_t row, const std::vector<RowColumn>& obs, std::byte* obs_row);
 
   const Spaces& spaces_;
   const BatchLayout& layout_;
@@ -117,6 +120,7 @@ class EnvStepper {
   std::vector<EnvState> state_;
   std::vector<std::byte> actions_;  // one row per env: caller writes (queue), stepper reads
   size_t action_row_bytes_ = 0;
+  bool structured_obs_ = false;  // a Dict / Tuple observation: envs write it with write_obs_leaves
 };
 
 // The per-env hot path, inline: the pool calls these once per env per call.
@@ -195,9 +199,16 @@ inline Outcome EnvStepper::advance(int32_t id) {
   return out;
 }
 
-inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* block, size_t row, std::byte* obs,
-                             const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const {
-  env.write_obs(obs);
+inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* block, size_t row,
+                                    const std::vector<RowColumn>& obs, std::byte* obs_row,
+                                    const Column<int32_t>& elapsed, const std::vector<RowColumn>& infos) const {
+  if (!structured_obs_) {
+    env.write_obs(obs_row ? obs_row : obs[0].row(block, row));
+  } else {
+    void* leaves[kMaxObsLeaves];  // validate_spaces bounds the count
+    for (size_t k = 0; k < obs.size(); ++k) leaves[k] = obs[k].row(block, row);
+    env.write_obs_leaves(leaves);
+  }
   elapsed.in(block)[row] = static_cast<int32_t>(st.elapsed);
   if (infos.empty()) return;
   void* dst[kMaxInfoFields];  // validate_spaces bounds the count
@@ -205,11 +216,17 @@ inline void EnvStepper::write_state(Env& env, const EnvState& st, std::byte* blo
   env.write_info(dst);
 }
 
+inline void EnvStepper::zero_obs(std::byte* block, size_t row, const std::vector<RowColumn>& obs,
+                                 std::byte* obs_row) {
+  for (size_t k = 0; k < obs.size(); ++k)
+    std::memset(k == 0 && obs_row ? obs_row : obs[k].row(block, row), 0, obs[k].row_bytes);
+}
+
 inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* block, size_t row, std::byte* obs_rows) {
   Env& env = *envs_[static_cast<size_t>(id)];
   EnvState& st = state(id);
   const BatchLayout& L = layout_;
-  std::byte* obs = obs_rows ? obs_rows + row * L.obs.row_bytes : L.obs.row(block, row);
+  std::byte* obs_row = obs_rows ? obs_rows + row * L.obs[0].row_bytes : nullptr;
   bool ok = !st.failed;
   if (autoreset_ == AutoresetMode::kSameStep) {
     L.final_mask.in(block)[row] = ok && out.ended;
@@ -219,7 +236,7 @@ inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* blo
     } else {
       // SAME_STEP: keep the terminal observation and infos, then start the next episode now.
       ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
-             write_state(env, st, block, row, L.final_obs.row(block, row), L.final_elapsed_step, L.final_infos);
+             write_state(env, st, block, row, L.final_obs, nullptr, L.final_elapsed_step, L.final_infos);
            }) && guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
              env.reset();
              if (!env.reset_continued_game()) st.elapsed = 0;
@@ -227,9 +244,12 @@ inline void EnvStepper::write_row(int32_t id, const Outcome& out, std::byte* blo
            });
     }
   }
-  if (ok) ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA { write_state(env, st, block, row, obs, L.elapsed_step, L.infos); });
+  if (ok)
+    ok = guarded(st, [&]() ENVHIVE_INLINE_LAMBDA {
+      write_state(env, st, block, row, L.obs, obs_row, L.elapsed_step, L.infos);
+    });
   if (!ok) {  // the batch is lost (recv raises EnvError); its row holds zeros, not stale data
-    std::memset(obs, 0, L.obs.row_bytes);
+    zero_obs(block, row, L.obs, obs_row);
     L.elapsed_step.in(block)[row] = static_cast<int32_t>(st.elapsed);
     for (const auto& info : L.infos) std::memset(info.row(block, row), 0, info.row_bytes);
     if (autoreset_ == AutoresetMode::kSameStep) L.final_mask.in(block)[row] = false;

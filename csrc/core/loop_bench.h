@@ -71,7 +71,21 @@ inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family)
       }
     }
   }
-  std::vector<std::byte> obs(spaces.observation.bytes());
+  // One buffer per observation leaf (written as the pool writes them: write_obs for one leaf).
+  const std::vector<SpaceLeaf> leaves = space_leaves(spaces.observation);
+  std::vector<std::vector<std::byte>> obs(leaves.size());
+  std::vector<void*> obs_ptr;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    obs[k].resize(leaves[k].spec->bytes() + 1);
+    obs_ptr.push_back(obs[k].data());
+  }
+  const bool structured = !spaces.observation.is_leaf();
+  auto write_obs = [&] {
+    if (structured)
+      env->write_obs_leaves(obs_ptr.data());
+    else
+      env->write_obs(obs_ptr[0]);
+  };
   std::vector<std::vector<std::byte>> info(spaces.infos.size());
   std::vector<void*> info_ptr;
   for (size_t f = 0; f < spaces.infos.size(); ++f) {
@@ -88,11 +102,11 @@ inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family)
       for (int k = 0; k < 16; ++k) {
         const StepResult r = env->step(actions.data() + (static_cast<size_t>(steps) % kActionRows) * row_bytes);
         ++steps;
-        env->write_obs(obs.data());
+        write_obs();
         if (!info_ptr.empty()) env->write_info(info_ptr.data());
         if (r.terminated || (max_steps > 0 && ++elapsed >= max_steps)) {
           env->reset();
-          env->write_obs(obs.data());
+          write_obs();
           elapsed = 0;
         }
       }

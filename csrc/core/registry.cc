@@ -14,12 +14,34 @@ bool pool_info_name(const std::string& name) {
   return false;
 }
 
-void validate_space(const SpaceSpec& s, const std::string& what, const std::string& task) {
+void validate_space(const SpaceSpec& s, const std::string& what, const std::string& task, int depth = 0) {
   const auto fail = [&](const std::string& why) { throw InvalidDeclaration(task + ": " + what + " " + why); };
-  if (s.kind == SpaceSpec::Kind::kDiscrete) {
-    if (s.n < 1) fail("is Discrete(" + std::to_string(s.n) + "): it needs n >= 1");
-    return;
+  switch (s.kind) {
+    case SpaceSpec::Kind::kDiscrete:
+      if (s.n < 1) fail("is Discrete(" + std::to_string(s.n) + "): it needs n >= 1");
+      return;
+    case SpaceSpec::Kind::kText:
+      if (s.shape.size() != 1 || s.shape[0] < 1) fail("is a Text without a max_length >= 1");
+      if (s.min_length < 0 || s.min_length > s.shape[0]) fail("is a Text whose min_length is not in [0, max_length]");
+      return;
+    case SpaceSpec::Kind::kDict:
+    case SpaceSpec::Kind::kTuple: {
+      if (depth >= kMaxSpaceDepth) fail("nests Dict / Tuple spaces deeper than " + std::to_string(kMaxSpaceDepth));
+      if (s.items.empty()) fail("is an empty Dict or Tuple");
+      std::set<std::string> keys;
+      for (size_t i = 0; i < s.items.size(); ++i) {
+        const auto& [name, item] = s.items[i];
+        if (s.kind == SpaceSpec::Kind::kDict) {
+          if (name.empty() || name.find('/') != std::string::npos) fail("has a Dict key that is empty or holds '/'");
+          if (!keys.insert(name).second) fail("has the Dict key '" + name + "' twice");
+        }
+        validate_space(item, what + "[" + (name.empty() ? std::to_string(i) : "'" + name + "'") + "]", task, depth + 1);
+      }
+      return;
+    }
+    case SpaceSpec::Kind::kBox: break;
   }
+  if (s.shape.size() > kMaxSpaceDims) fail("has more than " + std::to_string(kMaxSpaceDims) + " dimensions");
   for (int64_t d : s.shape)
     if (d < 0) fail("has a negative dimension");
   const size_t count = s.count();
@@ -36,7 +58,12 @@ void validate_space(const SpaceSpec& s, const std::string& what, const std::stri
 
 void validate_spaces(const Spaces& spaces, const std::string& task) {
   validate_space(spaces.observation, "observation space", task);
+  if (const size_t leaves = space_leaves(spaces.observation).size(); leaves > kMaxObsLeaves)
+    throw InvalidDeclaration(task + ": the observation space has " + std::to_string(leaves) + " leaves, at most " +
+                             std::to_string(kMaxObsLeaves) + " are supported");
   validate_space(spaces.action, "action space", task);
+  if (spaces.action.kind != SpaceSpec::Kind::kBox && spaces.action.kind != SpaceSpec::Kind::kDiscrete)
+    throw InvalidDeclaration(task + ": the action space must be a Box or a Discrete");
   if (spaces.infos.size() > kMaxInfoFields)
     throw InvalidDeclaration(task + ": " + std::to_string(spaces.infos.size()) + " info fields declared, at most " +
                                 std::to_string(kMaxInfoFields) + " are supported");

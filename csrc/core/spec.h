@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -45,14 +46,20 @@ inline DType dtype_from_name(const std::string& name) {
                               "' (supported: bool, uint8, int32, int64, float32, float64)");
 }
 
-// A gymnasium Box (bounds per element, or one bound broadcast) or Discrete(n, start).
+// A gymnasium space as a task declares it. Leaves: Box (bounds per element, or one bound
+// broadcast), Discrete(n, start) and Text (a string of at most max_length UTF-8 bytes, carried as
+// max_length uint8 bytes, zero padded: no Python object per step). Composites (observations only):
+// Dict (named items, kept in the declared order) and Tuple; their leaves are laid out depth first.
 struct SpaceSpec {
-  enum class Kind : uint8_t { kBox, kDiscrete };
+  enum class Kind : uint8_t { kBox, kDiscrete, kText, kDict, kTuple };
   Kind kind = Kind::kBox;
   DType dtype = DType::kFloat32;
   std::vector<int64_t> shape;
   std::vector<double> low, high;  // Box only; size 1 broadcasts, else one per element
   int64_t n = 0, start = 0;       // Discrete only
+  int64_t min_length = 0;         // Text only (max_length is shape[0])
+  std::string charset;            // Text only: the characters it may hold; empty: Gymnasium's default
+  std::vector<std::pair<std::string, SpaceSpec>> items;  // Dict (names) and Tuple (empty names)
 
   static SpaceSpec box(DType dtype, std::vector<int64_t> shape, std::vector<double> low,
                        std::vector<double> high) {
@@ -72,15 +79,75 @@ struct SpaceSpec {
     s.start = start;
     return s;
   }
+  static SpaceSpec text(int64_t max_length, int64_t min_length = 0, std::string charset = "") {
+    SpaceSpec s;
+    s.kind = Kind::kText;
+    s.dtype = DType::kUInt8;
+    s.shape = {max_length};
+    s.min_length = min_length;
+    s.charset = std::move(charset);
+    return s;
+  }
+  static SpaceSpec dict(std::vector<std::pair<std::string, SpaceSpec>> items) {
+    SpaceSpec s;
+    s.kind = Kind::kDict;
+    s.dtype = DType::kUInt8;
+    s.items = std::move(items);
+    return s;
+  }
+  static SpaceSpec tuple(std::vector<SpaceSpec> items) {
+    SpaceSpec s;
+    s.kind = Kind::kTuple;
+    s.dtype = DType::kUInt8;
+    for (auto& item : items) s.items.emplace_back(std::string(), std::move(item));
+    return s;
+  }
+  bool is_leaf() const { return kind != Kind::kDict && kind != Kind::kTuple; }
+  // A leaf's values (1 for a Discrete; a Text's max_length bytes).
   size_t count() const {
     size_t c = 1;
     for (auto d : shape) c *= static_cast<size_t>(d);
     return c;
   }
-  size_t bytes() const { return count() * dtype_size(dtype); }
+  // A leaf's bytes; a composite's, every leaf's together.
+  size_t bytes() const {
+    if (is_leaf()) return count() * dtype_size(dtype);
+    size_t b = 0;
+    for (const auto& [name, item] : items) b += item.bytes();
+    return b;
+  }
   double low_at(size_t i) const { return low.size() == 1 ? low[0] : low[i]; }
   double high_at(size_t i) const { return high.size() == 1 ? high[0] : high[i]; }
 };
+
+// The leaves of a space, depth first (a leaf is its own only leaf). A leaf's path names it from
+// the top: Dict keys and Tuple indexes joined by '/' ("image", "0/pos"); empty for a lone leaf.
+struct SpaceLeaf {
+  std::string path;
+  const SpaceSpec* spec;
+};
+inline void collect_leaves(const SpaceSpec& s, const std::string& path, std::vector<SpaceLeaf>& out) {
+  if (s.is_leaf()) {
+    out.push_back({path, &s});
+    return;
+  }
+  for (size_t i = 0; i < s.items.size(); ++i) {
+    const std::string name = s.kind == SpaceSpec::Kind::kDict ? s.items[i].first : std::to_string(i);
+    collect_leaves(s.items[i].second, path.empty() ? name : path + "/" + name, out);
+  }
+}
+inline std::vector<SpaceLeaf> space_leaves(const SpaceSpec& s) {
+  std::vector<SpaceLeaf> out;
+  collect_leaves(s, "", out);
+  return out;
+}
+
+// The most leaves an observation may have (write_obs_leaves hands an env one pointer per leaf
+// from a fixed array), and the deepest nesting of Dict / Tuple.
+inline constexpr size_t kMaxObsLeaves = 64;
+inline constexpr int kMaxSpaceDepth = 8;
+// The most dimensions of a Box (numpy's arrays hold 32 in older versions; one is the batch's).
+inline constexpr size_t kMaxSpaceDims = 31;
 
 // An extra per-env output reported in info (scalar or small array).
 struct InfoSpec {

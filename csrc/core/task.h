@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,6 +110,10 @@ TaskDef make_task_def(TaskMeta meta, Args... args) {
       requires(const Config& c, int env_id, const Args&... a) {
         { TaskTraits<E>::make(c, env_id, a...) } -> std::convertible_to<std::unique_ptr<Env>>;
       }, "register_task<E>: E needs a constructor E(const Config&, int env_id, const Args&...)");
+  static_assert(!std::is_same_v<decltype(&E::write_obs), decltype(&Env::write_obs)> ||
+                    !std::is_same_v<decltype(&E::write_obs_leaves), decltype(&Env::write_obs_leaves)>,
+                "register_task<E>: E must override write_obs (one Box, Discrete or Text observation) or "
+                "write_obs_leaves (a Dict or Tuple observation)");
   TaskDef def;
   def.config = TaskTraits<E>::config(args...);
   def.config.push_back(max_episode_steps_field(meta.max_episode_steps));

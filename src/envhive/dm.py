@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from envhive.checks import check_timeout
 from envhive.errors import EnvError
 from envhive.registry import EnvhivePool, TaskSpec, make_spec
 from envhive.vector import HiveVectorEnv
@@ -82,6 +83,8 @@ def to_dm_spec(space: spaces.Space[Any], name: str) -> Any:
         return dm_env.specs.BoundedArray(space.shape, space.dtype, space.start, space.start + space.nvec - 1, name=name)
     if isinstance(space, spaces.MultiBinary):
         return dm_env.specs.BoundedArray(space.shape, space.dtype, 0, 1, name=name)
+    if isinstance(space, spaces.Text):  # zero-padded UTF-8 bytes, one numpy bytes value per env
+        return dm_env.specs.Array((), np.dtype(f"S{space.max_length}"), name=name)
     if isinstance(space, spaces.Box):
         return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
     raise TypeError(f"no dm_env spec for {space!r}")
@@ -176,7 +179,7 @@ class HiveDmEnv(dm_env.Environment):
         self._vec.send(action, env_id)
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
-        timestep, self._last = self._recv_dm(timeout)
+        timestep, self._last = self._recv_dm(check_timeout(timeout))
         return timestep
 
     def async_reset(self) -> None:

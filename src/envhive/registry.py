@@ -16,6 +16,7 @@ from gymnasium.vector import AutoresetMode
 
 from envhive import authoring, catalog
 from envhive.catalog import TaskInfo
+from envhive.checks import resolve_seeds
 from envhive.errors import UnknownTaskError
 from envhive.spaces import InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
 
@@ -242,42 +243,6 @@ def _int_kwarg(name: str, value: Any, minimum: int, maximum: int | None = None) 
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
-
-
-def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
-    """int -> [seed + i]; sequence -> one per env; None -> None (fresh entropy)."""
-    if seed is None:
-        return None
-    if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-        seeds = [int(seed) + i for i in range(num_envs)]
-    elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
-        if len(seed) != num_envs:
-            raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seed)}")
-        seeds = list(seed)
-        for s in seeds:
-            if not isinstance(s, int | np.integer) or isinstance(s, bool):
-                raise TypeError(f"seeds must be ints, got {s!r}")
-        seeds = [int(s) for s in seeds]
-    else:
-        raise TypeError(f"seed must be an int, a sequence of num_envs ints or None, got {seed!r}")
-    for s in seeds:
-        if not 0 <= s < 2**64:
-            raise ValueError(f"seeds must be in [0, 2**64), got {s}")
-    return seeds
-
-
-def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
-    """``options["reset_mask"]`` as Gymnasium's vector envs take it: a bool array of ``num_envs``
-    with at least one True (every backend checks it here, with Gymnasium's messages)."""
-    if not isinstance(mask, np.ndarray):
-        raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
-    if mask.shape != (num_envs,):
-        raise ValueError(f"options['reset_mask'] must have shape ({num_envs},), got {mask.shape}")
-    if mask.dtype != np.bool_:
-        raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
-    if not mask.any():
-        raise ValueError("options['reset_mask'] must contain at least one True value")
-    return mask
 
 
 def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> PoolConfig:

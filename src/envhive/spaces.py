@@ -18,7 +18,9 @@ from gymnasium import spaces
 
 
 class SpaceLike(Protocol):
-    """A single-env Box or Discrete declaration (a module's SpaceSpec, or a SpaceDecl)."""
+    """A single-env space declaration (a module's SpaceSpec, or a SpaceDecl): a Box, Discrete or
+    Text leaf, or a Dict / Tuple of declarations (``items``: ``(key, space)`` pairs, keys empty in a
+    Tuple)."""
 
     @property
     def kind(self) -> str: ...
@@ -34,6 +36,12 @@ class SpaceLike(Protocol):
     def n(self) -> int: ...
     @property
     def start(self) -> int: ...
+    @property
+    def min_length(self) -> int: ...
+    @property
+    def charset(self) -> str: ...
+    @property
+    def items(self) -> Sequence[tuple[str, SpaceLike]]: ...
 
 
 class InfoLike(Protocol):
@@ -47,47 +55,60 @@ class InfoLike(Protocol):
     def shape(self) -> tuple[int, ...]: ...
 
 
+SPACE_KINDS = ("box", "discrete", "text", "dict", "tuple")
+
+
 @dataclass(frozen=True)
 class SpaceDecl:
     """A space declaration read from a task manifest (the attributes of the bound SpaceSpec)."""
 
-    kind: Literal["box", "discrete"]
+    kind: Literal["box", "discrete", "text", "dict", "tuple"]
     dtype: str
     shape: tuple[int, ...]
     low: tuple[float, ...]
     high: tuple[float, ...]
     n: int
     start: int
+    min_length: int = 0
+    charset: str = ""
+    items: tuple[tuple[str, SpaceDecl], ...] = ()
 
     @classmethod
     def of(cls, s: SpaceLike) -> SpaceDecl:
         """The declaration of a bound SpaceSpec (or any SpaceLike), as plain values."""
-        return cls.from_json(
-            {
-                "kind": s.kind,
-                "dtype": s.dtype,
-                "shape": s.shape,
-                "low": s.low,
-                "high": s.high,
-                "n": s.n,
-                "start": s.start,
-            }
+        return cls(
+            kind=_kind(s.kind),
+            dtype=str(s.dtype),
+            shape=tuple(int(x) for x in s.shape),
+            low=tuple(float(x) for x in s.low),
+            high=tuple(float(x) for x in s.high),
+            n=int(s.n),
+            start=int(s.start),
+            min_length=int(s.min_length),
+            charset=str(s.charset),
+            items=tuple((str(key), cls.of(item)) for key, item in s.items),
         )
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SpaceDecl:
-        kind = d["kind"]
-        if kind not in ("box", "discrete"):
-            raise ValueError(f"unknown space kind {kind!r}")
         return cls(
-            kind=kind,
+            kind=_kind(d["kind"]),
             dtype=str(d["dtype"]),
             shape=tuple(int(x) for x in d["shape"]),
             low=tuple(float(x) for x in d["low"]),
             high=tuple(float(x) for x in d["high"]),
             n=int(d["n"]),
             start=int(d["start"]),
+            min_length=int(d.get("min_length", 0)),
+            charset=str(d.get("charset", "")),
+            items=tuple((str(key), cls.from_json(item)) for key, item in d.get("items", ())),
         )
+
+
+def _kind(kind: str) -> Literal["box", "discrete", "text", "dict", "tuple"]:
+    if kind not in SPACE_KINDS:
+        raise ValueError(f"unknown space kind {kind!r}")
+    return kind  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -159,9 +180,16 @@ class ConfigDecl:
 
 
 def to_gym_space(decl: SpaceLike) -> spaces.Space[Any]:
-    """The single-env Gymnasium space of a declaration."""
+    """The single-env Gymnasium space of a declaration (a Dict keeps the declared key order)."""
     if decl.kind == "discrete":
         return spaces.Discrete(int(decl.n), start=int(decl.start))
+    if decl.kind == "text":
+        charset = decl.charset or spaces.text.alphanumeric
+        return spaces.Text(int(decl.shape[0]), min_length=int(decl.min_length), charset=charset)
+    if decl.kind == "dict":
+        return spaces.Dict([(key, to_gym_space(item)) for key, item in decl.items])
+    if decl.kind == "tuple":
+        return spaces.Tuple([to_gym_space(item) for _, item in decl.items])
     dtype = np.dtype(decl.dtype)
     shape = tuple(decl.shape)
     low = _bound(decl.low, shape, dtype)

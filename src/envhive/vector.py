@@ -20,8 +20,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive import catalog
+from envhive.checks import check_reset_mask, check_timeout, resolve_seeds
 from envhive.errors import MissingExtraError
-from envhive.registry import TaskSpec, check_reset_mask, make_spec, resolve_seeds
+from envhive.registry import TaskSpec, make_spec
 
 # Gymnasium's autoreset modes by the names the native modules bind them under.
 _NATIVE_AUTORESET = {
@@ -132,7 +133,7 @@ class HiveVectorEnv(VectorEnv):
 
     def recv(self, timeout: float | None = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s."""
-        return self._pool.recv(timeout)
+        return self._pool.recv(check_timeout(timeout))
 
     def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
         """Reset every env (or those ``reset_mask``, a bool array of shape ``(num_envs,)``, selects)

@@ -183,7 +183,7 @@ struct PoolUnderTest {
   }
   const int32_t* ids(const std::byte* blk) const { return L().env_id.in(blk); }
   const double* obs(const std::byte* blk, size_t row) const {
-    return reinterpret_cast<const double*>(L().obs.in(blk) + row * L().obs.row_bytes);
+    return reinterpret_cast<const double*>(L().obs[0].in(blk) + row * L().obs[0].row_bytes);
   }
 };
 
@@ -487,7 +487,7 @@ TEST(an_obs_target_takes_one_sync_batch_s_observations) {
     t.send_all(Command::kReset);
     t.recv();
     t.release();
-    const size_t row = t.L().obs.row_bytes / sizeof(double);
+    const size_t row = t.L().obs[0].row_bytes / sizeof(double);
     for (int call = 1; call <= 6; ++call) {
       const bool target = call % 2 == 1;
       std::vector<double> buf(static_cast<size_t>(n) * row, -7.0);
@@ -519,7 +519,7 @@ TEST(settle_completes_the_envs_in_flight_after_a_closed_wait) {
     t.send_all(Command::kReset);
     t.recv();
     t.release();
-    const size_t row = t.L().obs.row_bytes / sizeof(double);
+    const size_t row = t.L().obs[0].row_bytes / sizeof(double);
     std::vector<double> buf(static_cast<size_t>(n) * row, -7.0);
     t.pool->set_obs_target(reinterpret_cast<std::byte*>(buf.data()));
     t.send_all();

@@ -56,6 +56,32 @@ TEST(spaces_are_validated) {
   validate_spaces(s, "X");
 }
 
+TEST(structured_observations_are_validated) {
+  const SpaceSpec box = SpaceSpec::box(DType::kFloat32, {2}, {0.0}, {1.0});
+  Spaces s{SpaceSpec::dict({{"a", box}, {"b", SpaceSpec::text(8)}, {"c", SpaceSpec::tuple({box, SpaceSpec::discrete(3)})}}),
+           SpaceSpec::discrete(2), {}};
+  validate_spaces(s, "X");
+  CHECK_EQ(space_leaves(s.observation).size(), size_t{4});
+  CHECK_EQ(space_leaves(s.observation)[3].path, std::string("c/1"));
+  CHECK_EQ(s.observation.bytes(), size_t{8 + 8 + 8 + 8});
+  s.observation = SpaceSpec::dict({{"a", box}, {"a", box}});
+  CHECK_THROWS(validate_spaces(s, "X"), "key 'a' twice");
+  s.observation = SpaceSpec::dict({{"a/b", box}});
+  CHECK_THROWS(validate_spaces(s, "X"), "holds '/'");
+  s.observation = SpaceSpec::tuple({});
+  CHECK_THROWS(validate_spaces(s, "X"), "empty Dict or Tuple");
+  s.observation = SpaceSpec::text(4, 5);
+  CHECK_THROWS(validate_spaces(s, "X"), "min_length");
+  s.observation = SpaceSpec::dict({{"a", SpaceSpec::dict({{"b", SpaceSpec::box(DType::kFloat32, {1}, {2.0}, {1.0})}})}});
+  CHECK_THROWS(validate_spaces(s, "X"), "observation space['a']['b'] has low > high");
+  std::vector<SpaceSpec> many(kMaxObsLeaves + 1, box);
+  s.observation = SpaceSpec::tuple(many);
+  CHECK_THROWS(validate_spaces(s, "X"), "at most 64");
+  s.observation = box;
+  s.action = SpaceSpec::dict({{"a", box}});
+  CHECK_THROWS(validate_spaces(s, "X"), "must be a Box or a Discrete");
+}
+
 TEST(replace_swaps_a_definition_in_place) {
   TaskRegistry r;
   register_task<TinyEnv>(r, {.id = "A-v0", .family = "t", .doc = "first"}, 0);

@@ -1,6 +1,7 @@
 #include "testing.h"
 
 #include "dummy.h"
+#include "structured_dummy.h"
 
 namespace envhive {
 
@@ -9,6 +10,11 @@ void register_testing(TaskRegistry& registry) {
                                      .family = "testing",
                                      .doc = "Engine test env: obs = [reset draw, elapsed, last action], reward = action.",
                                      .hidden = true});
+  register_task<StructuredDummyEnv>(
+      registry, {.id = "StructuredDummy-v0",
+                 .family = "testing",
+                 .doc = "Engine test env with a Dict observation of every leaf kind (Box, Discrete, Text, Tuple).",
+                 .hidden = true});
 }
 
 }  // namespace envhive

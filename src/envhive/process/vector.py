@@ -22,6 +22,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive.catalog import TaskInfo
+from envhive.checks import check_reset_mask, resolve_seeds
 from envhive.errors import EnvError, ResetNeeded
 from envhive.process.arena import Leaf, getter, leaves, nest
 from envhive.process.factory import CallableFactory, GymnasiumFactory
@@ -42,9 +43,7 @@ from envhive.registry import (
     DEFAULT_SEED,
     PoolConfig,
     TaskSpec,
-    check_reset_mask,
     resolve_pool,
-    resolve_seeds,
 )
 
 MODE_NAMES = {mode: name for name, mode in AUTORESET_MODES.items()}

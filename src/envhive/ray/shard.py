@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import ray
 
-from envhive.registry import resolve_seeds
+from envhive.checks import resolve_seeds
 from envhive.vector import HiveVectorEnv
 
 

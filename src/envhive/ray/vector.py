@@ -32,9 +32,10 @@ import ray
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from envhive.checks import check_reset_mask
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
 from envhive.ray.shard import EnvShard, ShardLayout, incarnation_seeds, release_actors, resolve_global_seeds
-from envhive.registry import DEFAULT_SEED, check_reset_mask, make_spec
+from envhive.registry import DEFAULT_SEED, make_spec
 
 Step = tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
 FINAL_KEYS = ("final_obs", "_final_obs", "final_info", "_final_info")
