@@ -132,7 +132,7 @@ def measure(env: str, num_envs: int, workers: int, calls: int, warmup: int, pyth
             make_factory(env), num_envs=num_envs, num_workers=workers, seed=0, backend="process", start_method="fork"
         )
         try:
-            vec._pool.use_wire = not python_path
+            vec.backend.pool.use_wire = not python_path
             vec.reset()  # (a reset waits too: only the steps' times are kept)
             Record.published.clear()
             Record.seen.clear()

@@ -84,11 +84,19 @@ class Faulty(gymnasium.Env[np.ndarray, np.int64]):
 
     observation_space = spaces.Box(0, 1000, shape=(1,), dtype=np.float32)
     action_space = spaces.Discrete(3)
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
 
     def __init__(
-        self, fail: str = "raise", fail_seed: int = -1, fail_step: int = 3, delay: float = 0.0, gate: str = ""
+        self,
+        fail: str = "raise",
+        fail_seed: int = -1,
+        fail_step: int = 3,
+        delay: float = 0.0,
+        gate: str = "",
+        render_mode: str | None = None,
     ) -> None:
         self.fail, self.fail_seed, self.fail_step, self.delay, self.gate = fail, fail_seed, fail_step, delay, gate
+        self.render_mode = render_mode
         self.steps = 0
         self.failing = False
 
@@ -116,6 +124,9 @@ class Faulty(gymnasium.Env[np.ndarray, np.int64]):
                 while not os.path.exists(self.gate):
                     time.sleep(0.005)
         return np.array([self.steps], dtype=np.float32), float(action), False, False, {}
+
+    def render(self) -> np.ndarray:
+        return np.full((2, 2, 3), self.steps, dtype=np.uint8)
 
 
 def make_faulty(**kwargs: Any) -> Faulty:

@@ -224,7 +224,7 @@ def test_native_step_types_equal_the_facades_own_on_another_backend() -> None:
     kwargs = dict(num_envs=5, seed=3, max_episode_steps=12)
     native = envhive.make_dm("CartPole-v1", **kwargs)
     derived = envhive.make_dm(envhive.make("CartPole-v1", backend="process", **kwargs))
-    assert native._native_step_types and not derived._native_step_types
+    assert native._vec.capabilities.dm_step_types and not derived._vec.capabilities.dm_step_types
     for a, b in zip(native.reset(), derived.reset(), strict=True):
         np.testing.assert_array_equal(a, b)
     rng = np.random.default_rng(5)
@@ -250,7 +250,7 @@ def test_native_dm_calls_check_their_timestep_type() -> None:
     fields of its own; without one they refuse to step (the pool is left as it was)."""
     vec = envhive.make("CartPole-v1", num_envs=2, seed=0)
     vec.reset()
-    pool = vec._pool
+    pool = vec.backend.pool
     assert pool.timestep_type is None
     with pytest.raises(ValueError, match="timestep_type"):
         pool.step_dm(np.zeros(2, dtype=np.int64))
@@ -263,7 +263,7 @@ def test_native_dm_calls_check_their_timestep_type() -> None:
             pool.timestep_type = bad
     with pytest.raises(TypeError):
         pool.timestep_type = None
-    step, _ = vec.dm_calls(dm_env.TimeStep)
+    step, _ = vec.backend.dm_calls(dm_env.TimeStep)
     assert pool.timestep_type is dm_env.TimeStep
     ts, (info, terminated, truncated) = step(np.zeros(2, dtype=np.int64))
     assert type(ts) is dm_env.TimeStep

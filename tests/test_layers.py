@@ -2,14 +2,16 @@
 layer without a cycle), and no function hides an import of envhive to dodge a cycle.
 
 Layers, bottom up (docs/architecture.md):
-  0 errors, spaces, images, _version, sdk, _procwire -- exceptions, declarations, render images, the
-                                    C++ SDK, the process backend's C++ sync step
+  0 errors, spaces, images, _version, sdk, _procwire, checks, leaves -- exceptions, declarations,
+                                    render images, the C++ SDK, the process backend's C++ sync step,
+                                    argument checks, the space walker
   1 catalog                         -- task ids, families, family modules
   2 authoring.*                     -- environments written in Python (its own order below)
-  3 registry                        -- kwargs into a resolved task and pool config
-  4 backends (process, ...)         -- pools that are not a native module
-  5 facades: vector, dm, ...        -- the APIs users hold
-  6 adapters.*                      -- trainers' APIs over the facades
+  3 registry, backend, native, vector -- kwargs into a resolved task and pool config; the backend
+                                    protocol, the native backend and the one Gymnasium VectorEnv
+  4 process, pools                  -- the process backend; the one way a pool is made
+  5 facades: dm, single, envpool, ... -- the other APIs users hold, over the VectorEnv
+  6 adapters.*, ray.*               -- trainers' APIs over the facades; Ray's backend
   7 cli, bench.*, the package       -- entry points
 """
 
@@ -29,14 +31,18 @@ LAYERS: dict[str, int] = {
     "envhive._procwire": 0,
     "envhive.errors": 0,
     "envhive.checks": 0,
+    "envhive.leaves": 0,
     "envhive.spaces": 0,
     "envhive.sdk": 0,
     "envhive.images": 0,
     "envhive.catalog": 1,
     "envhive.authoring": 2,
     "envhive.registry": 3,
+    "envhive.backend": 3,
+    "envhive.native": 3,
+    "envhive.vector": 3,
     "envhive.process": 4,
-    "envhive.vector": 5,
+    "envhive.pools": 4,
     "envhive.dm": 5,
     "envhive.single": 5,
     "envhive.envpool": 5,

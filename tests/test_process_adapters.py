@@ -17,11 +17,11 @@ def test_sb3_make_vec_env_runs_a_gymnasium_id_on_processes_like_dummy_vec_env() 
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from envhive.adapters.sb3 import make_vec_env, unwrap_pool
-    from envhive.process import ProcessVectorEnv
+    from envhive.process import ProcessBackend
 
     n = 3
     hive = make_vec_env(TASK, num_envs=n, max_episode_steps=40, num_workers=2)
-    assert isinstance(unwrap_pool(hive), ProcessVectorEnv)
+    assert isinstance(unwrap_pool(hive).backend, ProcessBackend)
     ref = DummyVecEnv([lambda: gymnasium.make(TASK, max_episode_steps=40) for _ in range(n)])
     hive.seed(11)
     ref.seed(11)

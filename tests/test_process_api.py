@@ -15,7 +15,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import envhive
-from envhive.process import ProcessVectorEnv
+from envhive.process import ProcessBackend, ProcessVectorEnv
 from envhive.process.infos import InfoReader, InfoWriter, add_info
 from process_envs import DICT_WALK, DictWalk, Faulty, make_faulty
 
@@ -32,7 +32,7 @@ def test_make_routes_by_task() -> None:
     assert envhive.backend_for(make_faulty) == "process"
     assert envhive.backend_for("Acrobot-v1") == "native"
     env = envhive.make("CartPole-v1", num_envs=2, backend="process")
-    assert isinstance(env, ProcessVectorEnv) and isinstance(env, gymnasium.vector.VectorEnv)
+    assert isinstance(env.backend, ProcessBackend) and isinstance(env, gymnasium.vector.VectorEnv)
     assert "CartPole-v1" in repr(env)
     env.close()
     native = envhive.make("CartPole-v1", num_envs=2)
@@ -191,7 +191,7 @@ def test_every_space_kind_round_trips() -> None:
     assert isinstance(obs[3]["t"], tuple) and len(obs[3]["t"]) == 3 and all(isinstance(t, str) for t in obs[3]["t"])
     _, rew, _, _, _ = env.step({"d": np.array([0, 1, 2]), "m": np.array([[1, 1], [0, 0], [1, 0]], dtype=np.int8)})
     np.testing.assert_array_equal(rew, [2, 1, 3])
-    with pytest.raises(ValueError, match="outside the action space"):
+    with pytest.raises(ValueError, match=r"action 3 for env 2 is outside Discrete\(3\)"):
         env.step({"d": np.array([0, 1, 3]), "m": np.zeros((3, 2), dtype=np.int8)})
     env.close()
 
@@ -397,7 +397,7 @@ def test_record_episode_statistics_matches_on_both(mode: str) -> None:
 def test_gymnasium_wrappers_accept_it() -> None:
     pytest.importorskip("Box2D", reason="LunarLander needs the box2d extra: pip install 'envhive[box2d]'")
     base = envhive.make("LunarLander-v3", num_envs=2, continuous=True)
-    assert isinstance(base, ProcessVectorEnv)  # no native task of that id: the process backend
+    assert isinstance(base.backend, ProcessBackend)  # no native task of that id: the process backend
     env = gymnasium.wrappers.vector.ClipAction(gymnasium.wrappers.vector.NormalizeObservation(base))
     env.reset(seed=0)
     obs, *_ = env.step(np.full((2, 2), 5.0, dtype=np.float32))
@@ -439,7 +439,7 @@ def test_a_partial_sync_reset_needs_every_env_reset_first() -> None:
 
 
 def test_a_second_thread_is_refused_while_a_call_waits() -> None:
-    env = envhive.make(make_faulty, num_envs=2, num_workers=2, delay=1.0)
+    env = envhive.make(make_faulty, num_envs=2, num_workers=2, delay=1.0, render_mode="rgb_array")
     env.reset()
     results: dict[str, object] = {}
 
@@ -452,7 +452,7 @@ def test_a_second_thread_is_refused_while_a_call_waits() -> None:
     first = threading.Thread(target=call, args=("first", lambda: env.step(np.array([1, 2]))))
     first.start()
     deadline = time.monotonic() + 10
-    while env._pool._owner is None and time.monotonic() < deadline:  # the step is inside the pool
+    while env.backend.pool._owner is None and time.monotonic() < deadline:  # the step is inside the pool
         time.sleep(0.001)
     for name, fn in {
         "recv": env.recv,
@@ -500,7 +500,7 @@ def test_close_from_another_thread_ends_the_call_in_flight(batch_size) -> None:
     t = threading.Thread(target=wait)
     t.start()
     deadline = time.monotonic() + 10
-    while env._pool._owner is None and time.monotonic() < deadline:
+    while env.backend.pool._owner is None and time.monotonic() < deadline:
         time.sleep(0.001)
     start = time.monotonic()
     env.close()  # the call in flight raises PoolClosedError, then the workers are stopped

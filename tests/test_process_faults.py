@@ -200,7 +200,7 @@ def test_worker_killed_while_the_parent_waits_in_async_mode(tmp_path: Path) -> N
 
 
 def _kill_once_the_parent_blocks(env: ProcessVectorEnv, pid: int) -> None:
-    _wait_for(lambda: env._pool.parent_waiting[0] == 1)
+    _wait_for(lambda: env.backend.pool.parent_waiting[0] == 1)
     os.kill(pid, signal.SIGKILL)
 
 
@@ -248,7 +248,7 @@ def test_waiters_block_instead_of_spinning(tmp_path: Path) -> None:
     env = _faulty(num_envs=4, fail="gate", env=3, step=2, gate=str(gate))
     env.reset()
     env.step(np.ones(4, dtype=np.int64))
-    pool = env._pool
+    pool = env.backend.pool
     _wait_for(lambda: all(pool.worker_sleeping[w * LINE_WORDS] == 1 for w in range(2)))
     before = [_cpu_s(p) for p in env.worker_pids]
     time.sleep(0.5)

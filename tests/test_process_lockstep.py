@@ -63,7 +63,7 @@ def test_sync_lockstep_with_gymnasium(task: str, mode: str) -> None:
         ended = lockstep_sync(ours, ref, mode, seed=11, steps=steps, actions=lambda t: actions[t])
         assert ended >= n, "episodes should end along the way"
         # Every mode but DISABLED steps through the C++ path (test_process_wire.py compares the two)
-        assert (ours._pool._wire is not None) == (mode != "disabled")
+        assert (ours.backend.pool._wire is not None) == (mode != "disabled")
     finally:
         ours.close()
         ref.close()

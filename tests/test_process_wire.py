@@ -16,14 +16,14 @@ import envhive
 from envhive._procwire import BlockWriter, CommandSpin, Publisher, write_rows
 from envhive.process.arena import LINE_WORDS
 from envhive.process.pool import action_bounds
-from envhive.process.vector import ProcessVectorEnv
+from envhive.process import ProcessBackend
 from process_envs import DICT_WALK, make_faulty
 from process_helpers import assert_value_equal
 
 
 def _faulty(**kwargs: Any) -> ProcessVectorEnv:
     env = envhive.make(make_faulty, num_envs=4, num_workers=2, **kwargs)
-    assert isinstance(env, ProcessVectorEnv)
+    assert isinstance(env.backend, ProcessBackend)
     env.reset(seed=0)
     return env
 
@@ -32,13 +32,13 @@ def test_bad_sync_actions_raise_as_on_the_python_path_and_queue_nothing() -> Non
     """Out of range, wrong dtype kind or shape: the C++ path declines, the Python path raises its
     error, nothing is in flight, and the next step works (through the C++ path again)."""
     env = _faulty()
-    pool = env._pool
+    pool = env.backend.pool
     try:
         _, rew, _, _, _ = env.step(np.array([0, 1, 2, 1]))
         np.testing.assert_array_equal(rew, [0, 1, 2, 1])
         assert pool._wire is not None  # the C++ path served it
         bad: list[tuple[Any, type[Exception], str]] = [
-            (np.array([0, 1, 3, 0]), ValueError, r"action 3 for env 2 is outside the action space Discrete\(3\)"),
+            (np.array([0, 1, 3, 0]), ValueError, r"action 3 for env 2 is outside Discrete\(3\)"),
             (np.array([0, -1, 0, 0]), ValueError, r"action -1 for env 1 is outside"),
             (np.array([0.0, 1.0, 2.0, 0.0]), TypeError, "must be integers"),
             (np.array([0, 1, 2]), ValueError, r"actions must have shape \(4,\)"),
@@ -69,13 +69,13 @@ def test_real_actions_that_are_not_finite_are_refused() -> None:
         env.reset(seed=1)
         good = np.full((3, 2), 0.1, dtype=np.float32)
         env.step(good)
-        assert env._pool._wire is not None
+        assert env.backend.pool._wire is not None
         for value in (np.nan, np.inf):
             actions = good.copy()
             actions[1, 0] = value
             with pytest.raises(ValueError, match="action for env 1 is not finite"):
                 env.step(actions)
-            assert env._pool.pending() == 0
+            assert env.backend.pool.pending() == 0
         env.step(good)
     finally:
         env.close()
@@ -100,14 +100,14 @@ def test_a_step_that_outlasts_the_spin_blocks_in_python() -> None:
     workers finish; same outputs as without the C++ path."""
     for wire in (True, False):
         env = _faulty(delay=0.02, spin_us=20)
-        env._pool.use_wire = wire
+        env.backend.pool.use_wire = wire
         try:
             for t in range(3):
                 obs, rew, term, trunc, info = env.step(np.array([t % 3, 1, 2, 0]))
                 np.testing.assert_array_equal(obs[:, 0], [t + 1] * 4)
                 np.testing.assert_array_equal(rew, [t % 3, 1, 2, 0])
                 np.testing.assert_array_equal(info["elapsed_step"], [t + 1] * 4)
-            assert (env._pool._wire is not None) == wire
+            assert (env.backend.pool._wire is not None) == wire
         finally:
             env.close()
 
@@ -118,7 +118,7 @@ def test_the_c_path_and_the_python_path_give_the_same_steps(task: str, mode: str
     """Two pools of the same seeds and actions, one stepped through the C++ path and one through
     the Python path: every output equal, over several episodes."""
     pools = [envhive.make(task, backend="process", num_envs=5, num_workers=2, autoreset_mode=mode) for _ in range(2)]
-    pools[1]._pool.use_wire = False
+    pools[1].backend.pool.use_wire = False
     space = pools[0].single_action_space
     rng = np.random.default_rng(5)
     try:
@@ -133,7 +133,7 @@ def test_the_c_path_and_the_python_path_give_the_same_steps(task: str, mode: str
             assert_value_equal(a, b, f"step {t}")
             ended += int((a[2] | a[3]).sum())
         assert ended >= 5, "episodes should end along the way"
-        assert pools[0]._pool._wire is not None and pools[1]._pool._wire is None
+        assert pools[0].backend.pool._wire is not None and pools[1].backend.pool._wire is None
     finally:
         for p in pools:
             p.close()

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import envhive
-from envhive.ray import RayVectorEnv
+from envhive.ray import RayBackend, RayVectorEnv
 
 pytestmark = [pytest.mark.rllib, pytest.mark.usefixtures("local_ray")]
 
@@ -103,7 +103,7 @@ def test_rl_games_vecenv_with_a_ray_pool_factory_equals_a_local_pool() -> None:
     remote = RlGamesVecEnv("envhive", NUM_ENVS, env_name="CartPole-v1", seed=4, pool=factory)
     local = RlGamesVecEnv("envhive", NUM_ENVS, env_name="CartPole-v1", seed=4)
     try:
-        assert isinstance(remote.pool, RayVectorEnv)
+        assert isinstance(remote.pool.backend, RayBackend)
         np.testing.assert_array_equal(remote.reset(), local.reset())
         for t in range(STEPS):
             (r_obs, r_rew, r_done, r_info), (l_obs, l_rew, l_done, l_info) = (

@@ -1,5 +1,5 @@
 """The checks of a call's arguments that every backend shares, written once: timeouts, reset masks,
-seeds, env ids. The facade (``envhive.vector.HiveVectorEnv``) runs them before any backend sees a
+seeds, env ids, actions. The facade (``envhive.vector.HiveVectorEnv``) runs them before any backend sees a
 call; a backend receives only values that passed.
 """
 
@@ -10,6 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from envhive.leaves import Leaf, flat_values, leaves
 
 # A timeout this long (about 31 years) or longer is no deadline.
 NO_DEADLINE_SECONDS = 1e9
@@ -86,3 +90,132 @@ def reset_seeds(seed: Any, num_envs: int, mask: np.ndarray | None = None) -> dic
     if mask is not None:
         seeds = {i: s for i, s in seeds.items() if mask[i]}
     return seeds
+
+
+def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray | None:
+    """``env_id`` of a call as int64 ids: an int or a 1-D array of distinct ints in range; None
+    (every env) stays None. The native pool checks the same in C++ (call_front.h)."""
+    if env_id is None:
+        return None
+    ids = np.asarray(env_id)
+    if ids.ndim > 1:
+        raise ValueError("env_id must be an int or a 1-D array of ints")
+    if ids.size and (not np.issubdtype(ids.dtype, np.integer) or ids.dtype == np.bool_):
+        raise TypeError(f"env_id must hold integers, got dtype {ids.dtype}")
+    ids = ids.reshape(-1).astype(np.int64)
+    if ids.size:
+        bad = (ids < 0) | (ids >= num_envs)
+        if bad.any():
+            raise ValueError(f"env_id {int(ids[np.flatnonzero(bad)[0]])} is out of range [0, {num_envs})")
+        values, counts = np.unique(ids, return_counts=True)
+        if (counts > 1).any():
+            raise ValueError(f"env_id {int(values[counts > 1][0])} appears twice in one send()")
+    return ids
+
+
+class ActionCheck:
+    """Actions for ``n`` envs checked against the single-env action space, leaf by leaf (Dict and
+    Tuple actions are dicts / tuples of batched leaves): the structure, each leaf's shape
+    ``(n, *shape)``, its dtype kind, Discrete / MultiDiscrete / MultiBinary ranges, and real values
+    finite in the leaf's own dtype. Returns one array per leaf, real leaves cast to their dtype.
+    Backends that do not check calls themselves get actions through it; the native pool applies
+    the same rules, with the same messages, in C++ (csrc/bindings/call_front.h)."""
+
+    def __init__(self, space: spaces.Space[Any]) -> None:
+        self.space = space
+        self.leaves = leaves(space, "action", where="envhive")
+        self.single = len(self.leaves) == 1 and not self.leaves[0].path
+
+    def __call__(self, actions: Any, n: int, ids: np.ndarray | None) -> list[np.ndarray]:
+        if actions is None:
+            raise TypeError("actions are missing (got None): pass one action per env")
+        if self.single:
+            return [check_leaf(self.leaves[0], actions, n, ids)]
+        values = flat_values(self.space, actions, "actions")
+        return [check_leaf(leaf, value, n, ids) for leaf, value in zip(self.leaves, values, strict=True)]
+
+
+def check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.ndarray:
+    """One action leaf for ``n`` envs (``ids``: their env ids, None: 0..n-1), checked (ActionCheck)."""
+    space = leaf.space
+    arr = value if type(value) is np.ndarray else np.asarray(value)
+    if arr.shape != (n, *leaf.shape):
+        raise ValueError(f"actions{leaf.where} must have shape {(n, *leaf.shape)}, got {arr.shape}")
+    kind = arr.dtype.kind
+    if isinstance(space, spaces.Box):
+        if kind not in "iuf":
+            raise TypeError(f"actions for a Box action space must be real numbers, got dtype {arr.dtype}")
+        if leaf.dtype.kind == "f":
+            if arr.dtype != leaf.dtype:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    cast = arr.astype(leaf.dtype)
+            else:
+                cast = arr
+            finite = np.isfinite(cast)
+            if not finite.all():
+                row = int(np.flatnonzero(~finite.reshape(n, -1).all(axis=1))[0])
+                env = row if ids is None else int(ids[row])
+                given = arr[row]
+                if np.isfinite(given).all():
+                    raise ValueError(
+                        f"action for env {env} is not finite as {leaf.dtype} ({given} overflows it); envhive "
+                        "rejects NaN and infinite actions"
+                    )
+                raise ValueError(
+                    f"action for env {env} is not finite ({given}); envhive rejects NaN and infinite actions"
+                )
+            return cast
+        return arr
+    if kind not in "iu" or arr.dtype == np.bool_ and not isinstance(space, spaces.MultiBinary):
+        raise TypeError(f"actions for a {type(space).__name__} action space must be integers, got dtype {arr.dtype}")
+    if not arr.dtype.isnative:  # the other byte order: compare values, not bytes
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    if isinstance(space, spaces.Discrete):
+        low, high = int(space.start), int(space.start) + int(space.n)
+        if n == 0 or _in_range(arr, low, high):
+            return arr
+        row = int(np.flatnonzero((arr < low) | (arr >= high))[0])
+        env = row if ids is None else int(ids[row])
+        start = f", start={low}" if low else ""
+        raise ValueError(
+            f"action {arr[row]} for env {env} is outside Discrete({int(space.n)}{start}): valid actions are "
+            f"{low}..{high - 1}"
+        )
+    low_b: Any = space.start if isinstance(space, spaces.MultiDiscrete) else 0
+    high_b: Any = space.start + space.nvec if isinstance(space, spaces.MultiDiscrete) else 2
+    bad = (arr < low_b) | (arr >= high_b)
+    if bad.any():
+        row = int(np.flatnonzero(bad.reshape(n, -1).any(axis=1))[0])
+        env = row if ids is None else int(ids[row])
+        raise ValueError(f"action {arr[row]} for env {env} is outside the action space {space}")
+    return arr
+
+
+def _in_range(arr: np.ndarray, low: int, high: int) -> bool:
+    """``low <= arr < high`` everywhere, with one reduction: viewed as unsigned, a value below
+    ``low`` wraps around to a huge one."""
+    shifted = arr if low == 0 else arr - low
+    if shifted.dtype.kind == "i":
+        shifted = shifted.view(f"u{shifted.dtype.itemsize}")
+    return bool(shifted.max() < high - low)
+
+
+AUTORESET_NAMES = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
+"""Each Gymnasium autoreset mode by its envhive name (what kwargs, native modules and messages use)."""
+
+
+def autoreset_mode(value: Any) -> AutoresetMode:
+    """``autoreset_mode=``: a Gymnasium ``AutoresetMode``, its envhive name (``"next_step"``,
+    ``"same_step"``, ``"disabled"``; any case) or its Gymnasium value (``"NextStep"``, ...). The one
+    parser every facade, backend and adapter uses."""
+    if isinstance(value, AutoresetMode):
+        return value
+    if isinstance(value, str):
+        for mode, name in AUTORESET_NAMES.items():
+            if value.lower() == name or value == mode.value:
+                return mode
+    raise ValueError(f"unknown autoreset_mode {value!r}; valid: {', '.join(map(repr, AUTORESET_NAMES.values()))}")

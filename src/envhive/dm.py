@@ -18,7 +18,7 @@ LAST starts a new episode (the action is ignored).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import dm_env
 import dm_env.specs
@@ -26,9 +26,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from envhive.checks import check_timeout
+from envhive.backend import DmStepTypes
+from envhive.checks import autoreset_mode, check_timeout
 from envhive.errors import EnvError
-from envhive.registry import EnvhivePool, TaskSpec, make_spec
+from envhive.pools import make_pool
+from envhive.registry import TaskSpec
 from envhive.vector import HiveVectorEnv
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
@@ -43,19 +45,21 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _dm_pool(task_id: str | VectorEnv | EnvhivePool, kwargs: dict[str, Any]) -> EnvhivePool:
-    """The vector env under a dm facade: built from an envhive task id (kwargs as for
+def _dm_pool(task_id: Any, kwargs: dict[str, Any]) -> HiveVectorEnv:
+    """The vector env under a dm facade: built from a task (kwargs and ``backend`` as for
     envhive.make), or any envhive pool built already (native, process backend or
     ``envhive.ray.RayVectorEnv``; in NEXT_STEP mode, without kwargs)."""
-    if kwargs.pop("autoreset_mode", None) not in (None, "next_step", AutoresetMode.NEXT_STEP):
+    mode = kwargs.pop("autoreset_mode", None)
+    if mode is not None and autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
         raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
-    if isinstance(task_id, EnvhivePool):
-        if kwargs or task_id.metadata.get("autoreset_mode") != AutoresetMode.NEXT_STEP:
+    backend = kwargs.pop("backend", None)
+    if isinstance(task_id, HiveVectorEnv):
+        if kwargs or backend is not None or task_id.autoreset_mode != AutoresetMode.NEXT_STEP:
             raise ValueError("the dm_env facade wraps a vector env in NEXT_STEP autoreset mode, without kwargs")
         return task_id
-    if isinstance(task_id, str):
-        return HiveVectorEnv(make_spec(task_id, **kwargs))
-    raise TypeError(f"expected an envhive task id or an envhive vector env, got {task_id!r}")
+    if isinstance(task_id, VectorEnv):
+        raise TypeError(f"the dm_env facade wraps envhive pools (envhive.make, ...), not {task_id!r}")
+    return make_pool(task_id, backend, **kwargs)
 
 
 def _check_discount_info(task_spec: TaskSpec) -> None:
@@ -105,12 +109,13 @@ def _derive_timestep(
     return _new(_TimeStep, (_read_only(step_type), reward, _read_only(discount), obs))
 
 
-def _dm_calls(vec: EnvhivePool) -> tuple[Callable[..., tuple[Any, Any]], Callable[..., tuple[Any, Any]]]:
+def _dm_calls(vec: HiveVectorEnv) -> tuple[Callable[..., tuple[Any, Any]], Callable[..., tuple[Any, Any]]]:
     """``(step(actions, env_id), recv(timeout))`` over ``vec``, each returning ``(batched
-    TimeStep, (info, terminated, truncated))``: the native pool's own dm calls, or the pool's
-    step / recv with the step types derived from their flags."""
-    if isinstance(vec, HiveVectorEnv):
-        return vec.dm_calls(_TimeStep)
+    TimeStep, (info, terminated, truncated))``: the backend's own dm calls where it computes step
+    types (``capabilities.dm_step_types``: the native pool), else the pool's step / recv with the
+    step types derived from their flags."""
+    if vec.capabilities.dm_step_types:
+        return cast(DmStepTypes, vec.backend).dm_calls(_TimeStep)
     vec_step, vec_recv = vec.step, vec.recv
 
     def derived(out: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]) -> tuple[Any, Any]:
@@ -135,9 +140,9 @@ class HiveDmEnv(dm_env.Environment):
     process backend, Ray) this facade derives them by the same rule.
     """
 
-    def __init__(self, task_id: str | VectorEnv | EnvhivePool, **kwargs: Any) -> None:
-        """``task_id``: an envhive task id (kwargs as for envhive.make), or a vector env built
-        already (a ProcessVectorEnv, in NEXT_STEP mode, without kwargs)."""
+    def __init__(self, task_id: Any, **kwargs: Any) -> None:
+        """``task_id``: a task (kwargs and ``backend`` as for envhive.make), or an envhive pool built
+        already (in NEXT_STEP mode, without kwargs)."""
         self._vec = _dm_pool(task_id, kwargs)
         self.task_spec = self._vec.task_spec
         self.num_envs = self._vec.num_envs
@@ -146,7 +151,6 @@ class HiveDmEnv(dm_env.Environment):
         _check_discount_info(self.task_spec)
         # A native pool computes step types and discounts itself (one pass over the batch in C++);
         # over other pools (process backend, Ray) _derive_timestep derives them.
-        self._native_step_types = isinstance(self._vec, HiveVectorEnv)
         self._step_dm, self._recv_dm = _dm_calls(self._vec)
         self._first = _read_only(np.full(n, _FIRST, dtype=np.int8))
         self._ones = _read_only(np.ones(n, dtype=np.float32))

@@ -38,11 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 
-_MODES = {
-    "next_step": AutoresetMode.NEXT_STEP,
-    "same_step": AutoresetMode.SAME_STEP,
-    "disabled": AutoresetMode.DISABLED,
-}
+from envhive.checks import autoreset_mode as parse_autoreset_mode
 
 
 class Episode(NamedTuple):
@@ -90,14 +86,10 @@ class EpisodeStatistics:
         end of an episode (Atari's ``reward`` and ``terminated``); None ignores them."""
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        if isinstance(autoreset_mode, str) and not isinstance(autoreset_mode, AutoresetMode):
-            if autoreset_mode.lower() not in _MODES:
-                raise ValueError(f"unknown autoreset_mode {autoreset_mode!r}; valid: {', '.join(_MODES)}")
-            autoreset_mode = _MODES[autoreset_mode.lower()]
-        if not isinstance(autoreset_mode, AutoresetMode):
+        if not isinstance(autoreset_mode, AutoresetMode | str):
             raise TypeError(f"autoreset_mode must be an AutoresetMode or its name, got {autoreset_mode!r}")
         self.num_envs = int(num_envs)
-        self.autoreset_mode = autoreset_mode
+        self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
         self.raw_reward_key = raw_reward_key
         self.game_over_key = game_over_key
         self.episode_returns = np.zeros(self.num_envs, dtype=np.float64)

@@ -8,7 +8,7 @@ import difflib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -16,16 +16,11 @@ from gymnasium.vector import AutoresetMode
 
 from envhive import authoring, catalog
 from envhive.catalog import TaskInfo
-from envhive.checks import resolve_seeds
+from envhive.checks import autoreset_mode, resolve_seeds
 from envhive.errors import UnknownTaskError
 from envhive.spaces import InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
 
 GYM_NAMESPACE = "envhive"
-AUTORESET_MODES = {
-    "next_step": AutoresetMode.NEXT_STEP,
-    "same_step": AutoresetMode.SAME_STEP,
-    "disabled": AutoresetMode.DISABLED,
-}
 # The most envs one pool holds (csrc/core/pool.h kMaxNumEnvs; a test checks they agree).
 MAX_NUM_ENVS = 1 << 20
 
@@ -41,7 +36,10 @@ POOL_KWARGS: dict[str, str] = {
     "max_episode_steps": "time limit per episode (truncation); default: the task's",
     "autoreset_mode": "'next_step' (default), 'same_step' or 'disabled' (or a gymnasium AutoresetMode)",
     "render_mode": "None (default) or 'rgb_array': render() returns every env's frame, drawn on the pool's threads",
+    "text_observations": "'bytes' (default): a Text observation leaf is a numpy S<max_length> array (no copy); "
+    "'str': a tuple of str per batch, as Gymnasium batches Text",
 }
+TEXT_OBSERVATIONS = ("bytes", "str")
 RENDER_MODES = ("rgb_array",)
 DEFAULT_SEED = 42
 BACKENDS = ("native", "process")
@@ -58,6 +56,7 @@ class PoolConfig:
     seeds: list[int] | None = None  # one per env; None: fresh OS entropy
     autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
     render_mode: str | None = None  # "rgb_array": render() draws frames
+    text_observations: str = "bytes"  # "str": Text leaves decoded to str by the facade
 
     @property
     def is_async(self) -> bool:
@@ -92,38 +91,6 @@ class TaskSpec:
     @property
     def max_episode_steps(self) -> int:
         return int(self.config["max_episode_steps"])
-
-
-@runtime_checkable
-class EnvhivePool(Protocol):
-    """What every envhive pool has beyond Gymnasium's ``VectorEnv`` -- the native pool
-    (``HiveVectorEnv``), the process backend (``ProcessVectorEnv``) and Ray shards
-    (``envhive.ray.RayVectorEnv``) alike: its resolved ``task_spec``, ``num_envs`` and
-    ``batch_size`` (``< num_envs``: async), ``metadata["autoreset_mode"]``, the single-env spaces,
-    ``reset(seed=, options={"reset_mask": ...})`` / ``step(actions, env_id)``, EnvPool's
-    ``send`` / ``recv`` / ``async_reset``, ``render`` and ``close``. The dm facade and the trainer
-    adapters accept any of them by this shape."""
-
-    task_spec: TaskSpec
-    num_envs: int
-    batch_size: int
-    metadata: dict[str, Any]
-    single_observation_space: gymnasium.Space[Any]
-    single_action_space: gymnasium.Space[Any]
-
-    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]: ...
-
-    def step(self, actions: Any, env_id: Any = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
-
-    def send(self, actions: Any, env_id: Any = None) -> None: ...
-
-    def recv(self, timeout: float | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
-
-    def async_reset(self, seed: Any = None) -> None: ...
-
-    def render(self) -> Any: ...
-
-    def close(self) -> None: ...
 
 
 def list_envs() -> list[str]:
@@ -262,18 +229,15 @@ def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> 
         num_threads = min(_int_kwarg(threads_kwarg, num_threads, 1), num_envs)
     offset = kwargs.get("thread_affinity_offset", -1)
     offset = -1 if offset is None else _int_kwarg("thread_affinity_offset", offset, -1)
-    mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
-    if isinstance(mode, str) and mode.lower() in AUTORESET_MODES:
-        mode = AUTORESET_MODES[mode.lower()]
-    elif isinstance(mode, str) and mode in {m.value for m in AutoresetMode}:
-        mode = AutoresetMode(mode)
-    if not isinstance(mode, AutoresetMode):
-        raise ValueError(f"unknown autoreset_mode {mode!r}; valid: {', '.join(AUTORESET_MODES)}")
+    mode = autoreset_mode(kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP))
     seeds = resolve_seeds(kwargs.get("seed", DEFAULT_SEED), num_envs)
     render_mode = kwargs.get("render_mode")
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"unknown render_mode {render_mode!r}; envhive renders {', '.join(RENDER_MODES)} (or None)")
-    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode, render_mode)
+    text = kwargs.get("text_observations", "bytes")
+    if text not in TEXT_OBSERVATIONS:
+        raise ValueError(f"unknown text_observations {text!r}; valid: {', '.join(map(repr, TEXT_OBSERVATIONS))}")
+    return PoolConfig(num_envs, batch_size, num_threads, offset, seeds, mode, render_mode, text)
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:

@@ -73,6 +73,7 @@ class HiveEnv(gymnasium.Env[Any, Any]):
             self._action = np.zeros((1, *spec.action_space.shape), dtype=spec.action_space.dtype)
         self._action_shape = tuple(self.action_space.shape or ())
         self._info_names = tuple(spec.info_fields)
+        self._ended = False  # the episode terminated or was truncated: step() needs a reset() first
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start an episode; ``seed`` reseeds the env (and ``self.np_random``), ``options`` are the
@@ -82,12 +83,20 @@ class HiveEnv(gymnasium.Env[Any, Any]):
             raise ValueError("a single env has no reset_mask: reset() resets it")
         pool_options = {name: np.asarray(value, dtype=np.float64)[None] for name, value in (options or {}).items()}
         obs, info = self._vec.reset(seed=seed, options=pool_options or None)
-        return obs[0], self._info(info)
+        self._ended = False
+        return _first(obs), self._info(info)
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._ended:
+            raise ValueError(
+                f"{self.task_spec.id}: the episode has ended (terminated or truncated): call reset() before "
+                "stepping again"
+            )
         self._set_action(action)
         obs, reward, terminated, truncated, info = self._vec.step(self._action)
-        return obs[0], float(reward[0]), bool(terminated[0]), bool(truncated[0]), self._info(info)
+        done, cut = bool(terminated[0]), bool(truncated[0])
+        self._ended = done or cut
+        return _first(obs), float(reward[0]), done, cut, self._info(info)
 
     def render(self) -> np.ndarray | None:
         """The env's frame, ``(height, width, 3)`` uint8 (``render_mode="rgb_array"``), drawn on the
@@ -122,3 +131,12 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         """The task's own info fields for this env (the pool's env_id and elapsed_step are left out:
         a single env's info is what Gymnasium's env reports)."""
         return {name: info[name][0] for name in self._info_names}
+
+
+def _first(obs: Any) -> Any:
+    """Env 0's observation of a one-env batch (every leaf's row 0 for a Dict or Tuple)."""
+    if isinstance(obs, dict):
+        return {key: _first(value) for key, value in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(_first(value) for value in obs)
+    return obs[0]

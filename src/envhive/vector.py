@@ -1,76 +1,132 @@
-"""HiveVectorEnv: a gymnasium.vector.VectorEnv over the native pool.
+"""HiveVectorEnv: the one Gymnasium ``VectorEnv`` of envhive, over any backend (``envhive.backend``).
 
 Sync mode (``batch_size == num_envs``) is a drop-in Gymnasium vector env. Async mode
 (``batch_size < num_envs``) adds EnvPool's ``send``/``recv``: ``recv`` returns the first
 ``batch_size`` envs to finish with ``info["env_id"]``, and ``send(actions, env_id)`` steps them.
+The backend runs the envs: the native thread pool (``envhive.native``, the default for envhive task
+ids), worker processes (``envhive.process``) or pools in Ray actors (``envhive.ray``). Every call's
+arguments are checked once, here (``envhive.checks``), before a backend sees them; a backend that
+checks actions and env ids itself says so in its capabilities (the native pool, in C++).
 
-``render_mode="rgb_array"`` makes ``render()`` return every env's frame (Gymnasium's frames, drawn on
-the pool's threads): a tuple of ``(height, width, 3)`` uint8 arrays, as Gymnasium's vector envs
-return them (``gymnasium.wrappers.vector.RecordVideo`` works on it).
+``render_mode="rgb_array"`` makes ``render()`` return every env's frame: a tuple of
+``(height, width, 3)`` uint8 arrays, as Gymnasium's vector envs return them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium import logger
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envhive import catalog
-from envhive.checks import check_reset_mask, check_timeout, resolve_seeds
+from envhive.backend import Backend, Capabilities, Step
+from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, reset_seeds
 from envhive.errors import MissingExtraError
-from envhive.registry import TaskSpec, make_spec
+from envhive.leaves import text_leaves, with_text_decoded
+from envhive.native import NativeBackend
+from envhive.registry import PoolConfig, TaskSpec, make_spec
 
-# Gymnasium's autoreset modes by the names the native modules bind them under.
-_NATIVE_AUTORESET = {
-    AutoresetMode.NEXT_STEP: "next_step",
-    AutoresetMode.SAME_STEP: "same_step",
-    AutoresetMode.DISABLED: "disabled",
-}
+
+class VectorApi(Protocol):
+    """Another library's conventions for the calls of a HiveVectorEnv (``envhive.envpool``'s
+    EnvPool API): the env hands every call to it (see :meth:`HiveVectorEnv.use_api`); it serves
+    them with the env's own Gymnasium calls (``_reset``, ``_step``, ``_send``, ``_recv``,
+    ``_async_reset``, ``_render``)."""
+
+    attributes: frozenset[str]
+
+    def reset(self, env_id: Any, seed: Any, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]: ...
+
+    def step(self, actions: Any, env_id: Any, partial: bool) -> Step: ...
+
+    def send(self, actions: Any, env_id: Any, partial: bool) -> None: ...
+
+    def recv(self, timeout: Any, reset: bool, return_info: bool) -> Any: ...
+
+    def async_reset(self, seed: Any, reset_mask: Any) -> None: ...
+
+    def render(self, env_ids: Any, camera_id: int | None) -> Any: ...
 
 
 class HiveVectorEnv(VectorEnv):
-    """A batch of envs of one task, stepped by envhive's native thread pool."""
+    """A batch of envs of one task. ``task``: an envhive task id (kwargs as for ``envhive.make``,
+    run on the native pool), a resolved :class:`~envhive.registry.TaskSpec`, or a backend built
+    already (``envhive.process.ProcessVectorEnv`` and ``envhive.ray.RayVectorEnv`` build theirs)."""
 
-    def __init__(self, task: str | TaskSpec, **kwargs: Any) -> None:
-        spec = task if isinstance(task, TaskSpec) else make_spec(task, **kwargs)
-        if isinstance(task, TaskSpec) and kwargs:
-            raise TypeError("pass kwargs to make_spec() when giving a TaskSpec")
-        self.task_spec = spec
+    is_vector_env = True
+
+    def __init__(self, task: str | TaskSpec | Backend, **kwargs: Any) -> None:
+        if not isinstance(task, str) and kwargs:
+            raise TypeError("pass kwargs to make_spec() (or the backend) when giving a TaskSpec or a backend")
+        if isinstance(task, str):
+            task = make_spec(task, **kwargs)
+        backend: Backend = NativeBackend(task) if isinstance(task, TaskSpec) else task
+        self.backend = backend
+        spec = self.task_spec = backend.spec
         pool = spec.pool
-        self.num_envs = pool.num_envs
+        self._num_envs = pool.num_envs
         self.batch_size = pool.batch_size
-        self.autoreset_mode = pool.autoreset_mode
-        # Gymnasium's metadata: the modes this task renders, its frame rate, the autoreset mode.
-        self.metadata = {"render_modes": [], "autoreset_mode": pool.autoreset_mode}
-        if spec.render is not None:
-            self.metadata["render_modes"] = ["rgb_array"]
-            self.metadata["render_fps"] = spec.render.fps
+        self.autoreset_mode: AutoresetMode = pool.autoreset_mode
+        self.metadata = {"render_modes": [], **backend.metadata, "autoreset_mode": pool.autoreset_mode}
         self.render_mode = pool.render_mode
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         # Batched over the rows a call returns: num_envs in sync mode, batch_size in async mode.
         self.observation_space = batch_space(spec.observation_space, pool.batch_size)
         self.action_space = batch_space(spec.action_space, pool.batch_size)
-        module = catalog.module_for(spec.id)
-        options = module.PoolOptions(
-            num_envs=pool.num_envs,
-            batch_size=pool.batch_size,
-            num_threads=pool.num_threads,
-            thread_affinity_offset=pool.thread_affinity_offset,
-            autoreset_mode=getattr(module.AutoresetMode, _NATIVE_AUTORESET[pool.autoreset_mode]),
-            max_episode_steps=spec.max_episode_steps,
-            render=pool.render_mode is not None,
-        )
-        self._pool = module.NativePool(spec.id, spec.config, options, pool.seeds or [])
+        self.capabilities: Capabilities = backend.capabilities
         self._sync = not pool.is_async
+        # Actions for a backend that does not check them itself (the native pool does, in C++).
+        self._check_actions = None if backend.capabilities.checks_calls else ActionCheck(spec.action_space)
+        # text_observations="str": Text leaves as Gymnasium batches them (tuples of str).
+        self._text = text_leaves(spec.observation_space) if pool.text_observations == "str" else []
+        # The common call, straight to the backend: nothing to check or convert here.
+        self._direct_step: Callable[..., Step] | None = (
+            backend.step if self._check_actions is None and not self._text else None
+        )
+        self._api: VectorApi | None = None
+
+    def use_api(self, api: VectorApi) -> None:
+        """Serve every call with ``api``'s conventions from now on (``envhive.envpool`` makes its
+        pools this way: EnvPool's API is this class with EnvPool's conventions)."""
+        self._api = api
+        self._direct_step = None
+
+    @property
+    def num_envs(self) -> int:
+        return self._num_envs
+
+    @num_envs.setter
+    def num_envs(self, value: int) -> None:  # EnvPool scripts assign it (envs.num_envs = args.num_envs)
+        if value != self._num_envs:
+            raise ValueError(f"num_envs is fixed when the env is made ({self._num_envs}), got {value}")
+
+    def __len__(self) -> int:
+        """The number of envs (EnvPool's ``len(env)``; Tianshou reads it)."""
+        return self._num_envs
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """``0 .. num_envs - 1`` as int32 (EnvPool's)."""
+        return np.arange(self._num_envs, dtype=np.int32)
+
+    @property
+    def is_async(self) -> bool:
+        """Async mode: ``batch_size < num_envs`` (EnvPool's)."""
+        return not self._sync
+
+    @property
+    def pool_config(self) -> PoolConfig:
+        """The pool's resolved kwargs (``task_spec.pool``)."""
+        return self.task_spec.pool
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(
         self,
+        env_id: Any = None,
         *,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
@@ -79,17 +135,16 @@ class HiveVectorEnv(VectorEnv):
 
         ``seed``: an int seeds env i with ``seed + i``; a sequence gives one seed (or None) per env.
         ``options={"reset_mask": mask}`` resets only the envs where the bool mask is True; in sync
-        mode the others report their current observation. In async mode ``reset`` restarts the
-        masked (default: all) envs and returns the next batch, like EnvPool.
+        mode the others report their current observation. ``env_id`` (EnvPool's form) is the same
+        as a mask of those envs. The task's other reset options go to the envs being reset. In
+        async mode ``reset`` restarts the masked (default: all) envs and returns the next batch,
+        like EnvPool.
         """
-        mask = self._reset_mask(options)
-        seeds = self._seed_map(seed, mask)
-        per_env = self._reset_options(options, mask)
-        return self._pool.reset(mask=None if mask is None else mask.tolist(), seeds=seeds, options=per_env)
+        if self._api is not None:
+            return self._api.reset(env_id, seed, options)
+        return self._reset(env_id, seed, options)
 
-    def step(
-        self, actions: Any, env_id: Any = None, *, partial: bool = False
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> Step:
         """Step and return ``(obs, rewards, terminations, truncations, infos)``.
 
         Sync mode steps every env. Async mode sends ``actions`` to ``env_id`` (default: all
@@ -99,20 +154,87 @@ class HiveVectorEnv(VectorEnv):
         comes back, the others holding their state (their current observation, reward 0, both
         flags False), as ``reset(options={"reset_mask": ...})`` reports the envs it does not reset.
         """
-        if partial:
-            return self._pool.step(actions, env_id, partial=True)
-        return self._pool.step(actions, env_id)
+        if self._direct_step is not None and not partial:
+            return self._direct_step(actions, env_id)
+        if self._api is not None:
+            return self._api.step(actions, env_id, partial)
+        return self._step(actions, env_id, partial)
 
-    def render(self, env_ids: Any = None) -> tuple[np.ndarray, ...] | None:
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> Any:
         """Every env's frame (or those of ``env_ids``, in that order) as a tuple of
-        ``(height, width, 3)`` uint8 arrays, drawn on the pool's threads.
+        ``(height, width, 3)`` uint8 arrays.
 
-        The frames are views into one block this call hands over: no later call writes them. Envs
-        in flight (async mode: sent, not yet received) cannot be drawn (``ValueError`` naming them;
-        pass the ``env_id`` of the envs awaiting an action), nor envs never reset (``ResetNeeded``).
-        ``RenderError`` when a frame cannot be drawn (no headless GL for MuJoCo, a bad camera);
-        the envs are unaffected. With ``render_mode=None`` it warns and returns None, as Gymnasium.
+        Native pools draw on the pool's threads into one block this call hands over (no later call
+        writes it). Envs in flight (async mode: sent, not yet received) cannot be drawn
+        (``ValueError`` naming them; pass the ``env_id`` of the envs awaiting an action), nor envs
+        never reset (``ResetNeeded``). ``RenderError`` when a frame cannot be drawn (no headless GL
+        for MuJoCo, a bad camera); the envs are unaffected. With ``render_mode=None`` it warns and
+        returns None, as Gymnasium. ``camera_id`` (EnvPool's): the camera is the one the env was
+        made with (MuJoCo's ``camera_id`` kwarg).
         """
+        if self._api is not None:
+            return self._api.render(env_ids, camera_id)
+        if camera_id is not None:
+            raise ValueError("render(camera_id=...): envhive draws with the camera the env was made with (camera_id=)")
+        return self._render(env_ids)
+
+    # ------------------------------------------------------------------ EnvPool API
+    def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
+        """Queue ``actions`` for ``env_id`` (default: every env) and return at once (``partial``:
+        as for :meth:`step`)."""
+        if self._api is not None:
+            self._api.send(actions, env_id, partial)
+        else:
+            self._send(actions, env_id, partial)
+
+    def recv(self, timeout: float | None = None, *, reset: bool = False, return_info: bool = True) -> Any:
+        """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s.
+        ``reset=True`` (EnvPool's): return ``(obs, info)`` of a batch of resets."""
+        if self._api is not None:
+            return self._api.recv(timeout, reset, return_info)
+        out = self._recv(timeout)
+        return (out[0], out[4]) if reset else out
+
+    def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
+        """Reset every env (or those ``reset_mask``, a bool array of shape ``(num_envs,)``, selects)
+        without waiting; collect the results with ``recv()``."""
+        if self._api is not None:
+            self._api.async_reset(seed, reset_mask)
+        else:
+            self._async_reset(seed, reset_mask)
+
+    # ------------------------------------------------------------------ the calls, Gymnasium's way
+    def _reset(self, env_id: Any, seed: Any, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+        mask, task_options = self._split_options(options)
+        if env_id is not None:
+            if mask is not None:
+                raise ValueError("pass either env_id or options['reset_mask'], not both")
+            mask = np.zeros(self._num_envs, dtype=bool)
+            mask[check_env_ids(env_id, self._num_envs)] = True
+        obs, info = self.backend.reset(mask, reset_seeds(seed, self._num_envs, mask), task_options)
+        return (with_text_decoded(obs, self._text) if self._text else obs), info
+
+    def _step(self, actions: Any, env_id: Any, partial: bool) -> Step:
+        ids, actions = self._checked(actions, env_id, partial)
+        out = self.backend.step(actions, ids, partial=True) if partial else self.backend.step(actions, ids)
+        return self._decoded(out)
+
+    def _send(self, actions: Any, env_id: Any, partial: bool) -> None:
+        ids, actions = self._checked(actions, env_id, partial)
+        if partial:
+            self.backend.send(actions, ids, partial=True)
+        else:
+            self.backend.send(actions, ids)
+
+    def _recv(self, timeout: Any) -> Step:
+        out = self.backend.recv(None if timeout is None else check_timeout(timeout))
+        return self._decoded(out) if self._text else out
+
+    def _async_reset(self, seed: Any, reset_mask: Any) -> None:
+        mask = None if reset_mask is None else check_reset_mask(reset_mask, self._num_envs)
+        self.backend.async_reset(mask, reset_seeds(seed, self._num_envs, mask), None)
+
+    def _render(self, env_ids: Any) -> tuple[np.ndarray, ...] | None:
         if self.render_mode is None:
             logger.warn(
                 "You are calling render method without specifying any render mode. "
@@ -120,47 +242,20 @@ class HiveVectorEnv(VectorEnv):
                 'render_mode="rgb_array")'
             )
             return None
-        return tuple(self._pool.render(env_ids))
-
-    # ------------------------------------------------------------------ EnvPool API
-    def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
-        """Queue ``actions`` for ``env_id`` (default: every env) and return at once (``partial``:
-        as for :meth:`step`)."""
-        if partial:
-            self._pool.send(actions, env_id, partial=True)
-        else:
-            self._pool.send(actions, env_id)
-
-    def recv(self, timeout: float | None = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s."""
-        return self._pool.recv(check_timeout(timeout))
-
-    def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
-        """Reset every env (or those ``reset_mask``, a bool array of shape ``(num_envs,)``, selects)
-        without waiting; collect the results with ``recv()``."""
-        if reset_mask is None:
-            self._pool.async_reset(seeds=self._seed_map(seed, None))
-            return
-        mask = self._reset_mask({"reset_mask": reset_mask})
-        assert mask is not None
-        self._pool.async_reset(mask=mask.tolist(), seeds=self._seed_map(seed, mask))
-
-    # ------------------------------------------------------------------ dm_env
-    def dm_calls(
-        self, timestep_type: type[tuple[Any, ...]]
-    ) -> tuple[Callable[..., tuple[Any, Any]], Callable[..., tuple[Any, Any]]]:
-        """The native pool's dm_env calls ``(step_dm(actions, env_id), recv_dm(timeout))``, each
-        returning ``(timestep, (info, terminated, truncated))``: ``timestep`` a ``timestep_type``
-        (``dm_env.TimeStep``) of ``(step_type, reward, discount, observation)``, step types and
-        discounts computed natively as :class:`envhive.dm.HiveDmEnv` defines them."""
-        self._pool.timestep_type = timestep_type
-        return self._pool.step_dm, self._pool.recv_dm
+        if env_ids is not None and not self.capabilities.render_env_ids:
+            raise ValueError(f"render(env_ids=...): this backend draws every env; {self._backend_name()} cannot pick")
+        return tuple(self.backend.render(env_ids))
 
     # ------------------------------------------------------------------ JAX
     def xla(self) -> Any:
         """EnvPool's ``(handle, recv, send, step)``: this pool inside ``jax.jit`` / ``lax.scan`` /
         ``vmap`` through XLA FFI (see :mod:`envhive.xla`); needs the ``jax`` extra. Reset the pool
         (``reset()``, or ``async_reset()`` in async mode) before the compiled program runs."""
+        if not self.capabilities.xla:
+            raise ValueError(
+                f"env.xla() runs envhive's native pools inside XLA programs; {self._backend_name()} has no XLA "
+                "interface (make the env with the native backend)"
+            )
         try:
             from envhive.xla import make_xla  # jax is an optional extra: imported on first use
         except ModuleNotFoundError as e:
@@ -169,75 +264,72 @@ class HiveVectorEnv(VectorEnv):
             raise
         return make_xla(self)
 
+    # ------------------------------------------------------------------ life
     def close_extras(self, **kwargs: Any) -> None:
-        self._pool.close()
+        if "backend" in self.__dict__:
+            self.backend.close()
 
     @property
     def closed(self) -> bool:
-        return bool(self._pool.closed) if hasattr(self, "_pool") else True
+        return self.backend.closed if "backend" in self.__dict__ else True
 
     @closed.setter
-    def closed(self, value: bool) -> None:  # VectorEnv.close() assigns it; the pool is the truth
+    def closed(self, value: bool) -> None:  # VectorEnv.close() assigns it; the backend is the truth
         pass
+
+    def __getattr__(self, name: str) -> Any:
+        """The backend's own public attributes (``worker_pids`` of the process backend, ``restarts``
+        and ``shard_info`` of Ray's, ...) and those of the API in use (EnvPool's ``config``)."""
+        backend = self.__dict__.get("backend")
+        if backend is not None and name in backend.attributes:
+            return getattr(backend, name)
+        api = self.__dict__.get("_api")
+        if api is not None and name in api.attributes:
+            return getattr(api, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         mode = "sync" if self._sync else f"async, batch_size={self.batch_size}"
-        return f"HiveVectorEnv({self.task_spec.id}, num_envs={self.num_envs}, {mode})"
+        extra = self.backend.describe()
+        return f"HiveVectorEnv({self.task_spec.id}, num_envs={self.num_envs}, {mode}{', ' + extra if extra else ''})"
 
     # ------------------------------------------------------------------ helpers
-    def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
-        if not options:
-            return None
-        valid = {"reset_mask", *(name for name, _ in self.task_spec.task.reset_options)}
-        unknown = sorted(set(options) - valid)
-        if unknown:
-            raise ValueError(
-                f"{self.task_spec.id}: unsupported reset option(s) {unknown}; valid: {', '.join(sorted(valid))}"
-            )
+    def _backend_name(self) -> str:
+        return f"its backend ({type(self.backend).__name__})"
+
+    def _checked(self, actions: Any, env_id: Any, partial: bool) -> tuple[Any, Any]:
+        """(env ids, actions) as the backend takes them: checked here unless the backend checks them."""
+        if partial and not self.capabilities.partial_step:
+            raise ValueError(f"step(partial=True): {self._backend_name()} steps every env of a sync pool at once")
+        if self._check_actions is None:
+            return env_id, actions
+        ids = check_env_ids(env_id, self.num_envs)
+        n = self.num_envs if ids is None else len(ids)
+        leaves = self._check_actions(actions, n, ids)
+        return ids, leaves[0] if self._check_actions.single else leaves
+
+    def _decoded(self, out: Step) -> Step:
+        if not self._text:
+            return out
+        obs, reward, terminated, truncated, info = out
+        return with_text_decoded(obs, self._text), reward, terminated, truncated, info
+
+    def _split_options(self, options: dict[str, Any] | None) -> tuple[np.ndarray | None, dict[str, Any] | None]:
+        """(reset mask or None, the envs' own reset options: None when no options were given, as
+        Gymnasium's vector envs pass them on)."""
+        if options is None:
+            return None, None
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict, got {type(options).__name__}")
+        rest = {k: v for k, v in options.items() if k != "reset_mask"}
         if "reset_mask" not in options:
-            return None
-        return check_reset_mask(options["reset_mask"], self.num_envs)
+            return None, rest
+        return check_reset_mask(options["reset_mask"], self.num_envs), rest
 
-    def _reset_options(
-        self, options: dict[str, Any] | None, mask: np.ndarray | None
-    ) -> dict[str, dict[int, list[float]]]:
-        """Task reset options -> {name: {env id: values}} for the envs being reset.
 
-        A value is a scalar (every env), an array of shape (num_envs,) (one scalar per env) or
-        (num_envs, k) (k values per env).
-        """
-        out: dict[str, dict[int, list[float]]] = {}
-        for name, value in (options or {}).items():
-            if name == "reset_mask":
-                continue
-            arr = np.asarray(value, dtype=np.float64)
-            if arr.ndim == 0:
-                arr = np.full((self.num_envs, 1), arr.item())
-            elif arr.ndim == 1 and arr.shape[0] == self.num_envs:
-                arr = arr[:, None]
-            elif arr.ndim != 2 or arr.shape[0] != self.num_envs:
-                raise ValueError(
-                    f"reset option {name!r} must be a scalar or of shape (num_envs,) or (num_envs, k), got {arr.shape}"
-                )
-            if not np.all(np.isfinite(arr)):
-                raise ValueError(f"reset option {name!r} must be finite")
-            out[name] = {i: arr[i].tolist() for i in range(self.num_envs) if mask is None or mask[i]}
-        return out
-
-    def _seed_map(self, seed: Any, mask: np.ndarray | None) -> dict[int, int]:
-        if seed is None:
-            return {}
-        if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
-            if len(seed) != self.num_envs:
-                raise ValueError(f"seed sequence must have num_envs={self.num_envs} entries, got {len(seed)}")
-            pairs = [(i, s) for i, s in enumerate(seed) if s is not None]
-            resolved = resolve_seeds([s for _, s in pairs], len(pairs)) or []
-            seeds = {i: s for (i, _), s in zip(pairs, resolved, strict=True)}
-        else:
-            seeds = dict(enumerate(resolve_seeds(seed, self.num_envs) or []))
-        if mask is not None:
-            seeds = {i: s for i, s in seeds.items() if mask[i]}
-        return seeds
+EnvhivePool = HiveVectorEnv
+"""Every envhive pool is a HiveVectorEnv, whatever its backend (the name earlier versions gave the
+shape native, process and Ray pools shared)."""
 
 
 def vector_entry_point(task_id: str, **kwargs: Any) -> HiveVectorEnv:

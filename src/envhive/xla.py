@@ -74,19 +74,19 @@ import functools
 import importlib
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import dispatch as _dispatch
 
-from envhive import catalog
 from envhive._version import __version__
+from envhive.backend import XlaPool
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError, ResetNeeded
+from envhive.leaves import Leaf, leaves
 
 if TYPE_CHECKING:
     from envhive.vector import HiveVectorEnv
@@ -185,8 +185,8 @@ class _Layout:
     discrete: bool
     action_shape: tuple[int, ...]
     action_dtype: str
-    obs_shape: tuple[int, ...]
-    obs_dtype: str
+    obs: tuple[tuple[tuple[str | int, ...], tuple[int, ...], str], ...]
+    """The observation's leaves: (path, shape, dtype); a Text leaf is its bytes (uint8)."""
     infos: tuple[tuple[str, str, tuple[int, ...]], ...]
     same_step: bool
 
@@ -194,7 +194,6 @@ class _Layout:
     def of(cls, env: HiveVectorEnv) -> _Layout:
         spec = env.task_spec
         act = spec.action_space
-        obs = spec.observation_space
         discrete = isinstance(act, gymnasium.spaces.Discrete)
         return cls(
             rows=env.batch_size,
@@ -202,8 +201,7 @@ class _Layout:
             discrete=discrete,
             action_shape=() if discrete else tuple(act.shape or ()),
             action_dtype="int32" if discrete else str(np.dtype(act.dtype)),
-            obs_shape=tuple(obs.shape or ()),
-            obs_dtype=str(np.dtype(obs.dtype)),
+            obs=tuple(_obs_leaf(leaf) for leaf in leaves(spec.observation_space, "observation", objects=True)),
             infos=tuple((name, str(np.dtype(dt)), tuple(shape)) for name, (dt, shape) in spec.info_fields.items()),
             same_step=env.autoreset_mode == gymnasium.vector.AutoresetMode.SAME_STEP,
         )
@@ -216,28 +214,63 @@ class _Layout:
         def out(shape: tuple[int, ...], dtype: str) -> jax.ShapeDtypeStruct:
             return jax.ShapeDtypeStruct((*per_row, *shape), jax.dtypes.canonicalize_dtype(np.dtype(dtype)))
 
-        specs = [out(self.obs_shape, self.obs_dtype), out((), "float64"), out((), "bool"), out((), "bool")]
+        obs = [out(shape, dtype) for _, shape, dtype in self.obs]
+        specs = [*obs, out((), "float64"), out((), "bool"), out((), "bool")]
         specs += [out((), "int32"), out((), "int32")]
         specs += [out(shape, dt) for _, dt, shape in self.infos]
         if self.same_step:
-            specs += [out((), "bool"), out(self.obs_shape, self.obs_dtype), out((), "int32")]
+            specs += [out((), "bool"), *obs, out((), "int32")]
             specs += [out(shape, dt) for _, dt, shape in self.infos]
         return specs
 
     def pack(self, out: Any) -> StepResult:
         """The flat outputs of a call as ``(handle, (obs, reward, terminated, truncated, info))``."""
-        handle, obs, reward, terminated, truncated, env_id, elapsed, *rest = out
+        k = len(self.obs)
+        handle, obs_leaves, rest = out[0], out[1 : 1 + k], out[1 + k :]
+        reward, terminated, truncated, env_id, elapsed, *rest = rest
         n = len(self.infos)
         info: Info = {"env_id": env_id, "elapsed_step": elapsed}
-        info.update({name: rest[k] for k, (name, _, _) in enumerate(self.infos)})
+        info.update({name: rest[i] for i, (name, _, _) in enumerate(self.infos)})
         if self.same_step:
-            mask, final_obs, final_elapsed, *final_infos = rest[n:]
+            mask, *tail = rest[n:]
+            final_obs, (final_elapsed, *final_infos) = tail[:k], tail[k:]
             final: Info = {"env_id": env_id, "_env_id": mask, "elapsed_step": final_elapsed, "_elapsed_step": mask}
-            for k, (name, _, _) in enumerate(self.infos):
-                final[name] = final_infos[k]
+            for i, (name, _, _) in enumerate(self.infos):
+                final[name] = final_infos[i]
                 final["_" + name] = mask
-            info.update({"final_obs": final_obs, "_final_obs": mask, "final_info": final, "_final_info": mask})
-        return handle, (obs, reward, terminated, truncated, info)
+            info.update(
+                {"final_obs": self._nest(final_obs), "_final_obs": mask, "final_info": final, "_final_info": mask}
+            )
+        return handle, (self._nest(obs_leaves), reward, terminated, truncated, info)
+
+    def _nest(self, values: Sequence[jax.Array]) -> Any:
+        """The observation's structure (dicts and tuples, as the numpy API returns it) from its leaves."""
+        if len(self.obs) == 1 and not self.obs[0][0]:
+            return values[0]
+        root: dict[str | int, Any] = {}
+        for (path, _, _), value in zip(self.obs, values, strict=True):
+            node = root
+            for key in path[:-1]:
+                node = node.setdefault(key, {})
+            node[path[-1]] = value
+        return _as_tuples(root)
+
+
+def _obs_leaf(leaf: Leaf) -> tuple[tuple[str | int, ...], tuple[int, ...], str]:
+    if isinstance(leaf.space, gymnasium.spaces.Text):  # the pool's zero-padded UTF-8 bytes
+        return leaf.path, (int(leaf.space.max_length),), "uint8"
+    if leaf.is_object:
+        raise ValueError(f"envhive xla: the observation leaf {leaf.where} ({leaf.space}) has no array form")
+    return leaf.path, leaf.shape, str(leaf.dtype)
+
+
+def _as_tuples(node: Any) -> Any:
+    """Nested dicts with int keys (Tuple spaces) as tuples, in key order."""
+    if not isinstance(node, dict):
+        return node
+    if node and all(isinstance(key, int) for key in node):
+        return tuple(_as_tuples(node[i]) for i in range(len(node)))
+    return {key: _as_tuples(value) for key, value in node.items()}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -346,10 +379,10 @@ def make_xla(env: HiveVectorEnv) -> XlaFunctions:
     if env.closed:
         raise PoolClosedError("this envhive pool is closed")
     register_targets()
-    module = catalog.module_for(env.task_spec.id)
+    pool = cast(XlaPool, env.backend)  # a backend with the xla capability (HiveVectorEnv.xla checks)
+    module = pool.module
     _register_module(module)
     layout = _Layout.of(env)
-    pool = env._pool  # the family module's NativePool
 
     def need_ids() -> None:
         if not layout.sync:
@@ -428,17 +461,25 @@ def translate(error: BaseException) -> BaseException:
 
 
 def _forget_failed_program() -> None:
-    """JAX keeps the runtime token of the last program with effects (per thread) and re-raises its
-    error at every later effects barrier, at interpreter exit too, until another program replaces
-    it. Once the error has been delivered, the token is done: forget it (jax 0.10's dispatch state;
-    nothing happens where it is not found)."""
-    tokens = getattr(_dispatch, "runtime_tokens", None)
-    if tokens is None:
-        return
-    try:
-        tokens.block_until_ready()
-    except jax.errors.JaxRuntimeError:
-        tokens.clear()
+    """JAX keeps the runtime token of the last program with side effects and re-raises its error at
+    every later effects barrier, at interpreter exit too, until another such program replaces it.
+    Once the error has been delivered, replace it: a program whose only effect is an empty debug
+    callback, waited for (public API only)."""
+    _effect_barrier_program()()
+    jax.effects_barrier()
+
+
+@functools.cache
+def _effect_barrier_program() -> Callable[[], None]:
+    @jax.jit
+    def program() -> None:
+        jax.debug.callback(_nothing)
+
+    return program
+
+
+def _nothing() -> None:
+    pass
 
 
 @contextlib.contextmanager

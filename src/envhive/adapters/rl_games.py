@@ -38,7 +38,7 @@ from rl_games.common import env_configurations, vecenv
 from rl_games.common.ivecenv import IVecEnv
 
 from envhive.adapters.common import make_pool, require_full_batches, require_mode
-from envhive.registry import EnvhivePool
+from envhive.vector import HiveVectorEnv
 
 VECENV_TYPE = "ENVHIVE"
 ENV_NAME = "envhive"
@@ -64,7 +64,7 @@ class RlGamesVecEnv(IVecEnv):
         if not callable(factory):
             raise TypeError(f"rl_games env {config_name!r}: env_config['pool'] must be a pool factory, got {factory!r}")
         self.pool = factory(task_id, num_envs=num_actors, autoreset_mode="same_step", **kwargs)
-        if not isinstance(self.pool, EnvhivePool):
+        if not isinstance(self.pool, HiveVectorEnv):
             raise TypeError(
                 f"rl_games env {config_name!r}: env_config['pool'] returned {type(self.pool).__name__}, "
                 "not an envhive pool (envhive.make, envhive.ray.RayVectorEnv, ...)"

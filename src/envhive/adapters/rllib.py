@@ -40,7 +40,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
-from envhive.process import ProcessVectorEnv
+from envhive.checks import autoreset_mode
 from envhive.ray.shard import assigned_cpus
 from envhive.registry import backend_for, list_envs
 from envhive.vector import HiveVectorEnv
@@ -55,7 +55,7 @@ _VECTOR_MODE_HINT = (
 class RunnerSeeds(VectorWrapper):
     """Spreads an int reset seed ``s`` over the pool as ``s * num_envs + i`` (see the module doc)."""
 
-    def __init__(self, pool: HiveVectorEnv | ProcessVectorEnv) -> None:
+    def __init__(self, pool: HiveVectorEnv) -> None:
         super().__init__(pool)
         self.pool = pool
 
@@ -79,7 +79,7 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
             f"(batch_size={kwargs['batch_size']} < num_envs={kwargs['num_envs']}) cannot feed it: drop batch_size"
         )
     mode = kwargs.get("autoreset_mode")
-    if mode not in (None, "next_step", AutoresetMode.NEXT_STEP):
+    if mode is not None and autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
         raise ValueError(
             f"{ID_PREFIX}{task_id}: RLlib's EnvRunner consumes NEXT_STEP autoreset; "
             f"drop autoreset_mode={mode!r} (or pass 'next_step')"

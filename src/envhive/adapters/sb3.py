@@ -17,7 +17,7 @@ Seeding follows SB3: ``seed(s)`` (which ``PPO(..., seed=s)`` calls) and ``set_op
 only store, and the next ``reset()`` applies them (env ``i`` gets ``s + i``). Without them,
 ``reset()`` continues each env's random stream from the pool's ``seed`` kwarg.
 
-envhive envs are native, so there are no per-env Python objects: ``get_attr`` answers what the
+envhive's envs live inside the pool, so there are no per-env Python objects: ``get_attr`` answers what the
 envs share (``render_mode``, ``observation_space``, ``action_space``, ``metadata``, ``spec``,
 ``task_spec``), ``env_method`` knows ``reset`` (a partial reset of ``indices``),
 ``get_wrapper_attr`` and ``has_wrapper_attr``, ``env_is_wrapped`` is False (no Gymnasium wrappers
@@ -37,9 +37,13 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvO
 
 from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
-from envhive.registry import EnvhivePool
 from envhive.vector import HiveVectorEnv
 
+# Why per-env Python access is limited, whatever the backend.
+NO_ENV_OBJECTS = (
+    "envhive's envs live inside the pool (native C++ envs, or Gymnasium envs in worker processes or Ray actors), "
+    "with no Python env objects in this process"
+)
 # Attributes every env of a pool shares, answered by get_attr for any index.
 SHARED_ATTRIBUTES = ("render_mode", "observation_space", "action_space", "metadata", "spec", "task_spec")
 ENV_METHODS = ("reset", "get_wrapper_attr", "has_wrapper_attr")
@@ -55,8 +59,8 @@ def make_vec_env(task_id: str | type[PyEnv], num_envs: int = 1, **kwargs: Any) -
 class SB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` stepping every env of a sync, SAME_STEP envhive pool (see the module doc)."""
 
-    def __init__(self, pool: EnvhivePool) -> None:
-        if not isinstance(pool, EnvhivePool):
+    def __init__(self, pool: HiveVectorEnv) -> None:
+        if not isinstance(pool, HiveVectorEnv):
             raise TypeError(
                 f"SB3VecEnv wraps an envhive pool (envhive.make(...), envhive.ray.RayVectorEnv(...)), "
                 f"got {type(pool).__name__}; "
@@ -152,8 +156,8 @@ class SB3VecEnv(VecEnv):
         if attr_name in SHARED_ATTRIBUTES:
             return [getattr(self.pool, attr_name)] * n
         raise AttributeError(
-            f"{self.pool!r} has no per-env attribute {attr_name!r}: envhive envs are native, with no "
-            f"Python env objects. get_attr answers what they share ({', '.join(SHARED_ATTRIBUTES)}); "
+            f"{self.pool!r} has no per-env attribute {attr_name!r}: {NO_ENV_OBJECTS}. get_attr answers what "
+            f"they share ({', '.join(SHARED_ATTRIBUTES)}); "
             "per-env data comes in each step's infos (env_id, elapsed_step, the task's infos); "
             "the task's kwargs are in get_attr('task_spec')[0].config"
         )
@@ -163,7 +167,7 @@ class SB3VecEnv(VecEnv):
         options = ", ".join(sorted(name for name, _ in spec.task.reset_options)) or "none for this task"
         kwargs = ", ".join(sorted(spec.config))
         raise AttributeError(
-            f"cannot set {attr_name!r} on {self.pool!r}: envhive envs are native, configured when the pool "
+            f"cannot set {attr_name!r} on {self.pool!r}: {NO_ENV_OBJECTS}; they are configured when the pool "
             f"is built (make_vec_env({spec.id!r}, num_envs=..., <kwarg>=...); kwargs: {kwargs}) "
             f"or at a reset (set_options({{...}}) with the task's reset options: {options})"
         )
@@ -183,8 +187,8 @@ class SB3VecEnv(VecEnv):
         if method_name == "render":
             return self._frames(targets)
         raise AttributeError(
-            f"{self.pool!r} has no env method {method_name!r}: envhive envs are native, with no Python env "
-            f"objects; env_method knows {', '.join(ENV_METHODS)}. Reset options go through set_options() "
+            f"{self.pool!r} has no env method {method_name!r}: {NO_ENV_OBJECTS}; env_method knows "
+            f"{', '.join(ENV_METHODS)}. Reset options go through set_options() "
             "and a full reset(), task kwargs through make_vec_env(...)"
         )
 
@@ -204,7 +208,7 @@ class SB3VecEnv(VecEnv):
         return [(obs[i], rows[i]) for i in targets]
 
     def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
-        return [False] * len(self._indices(indices))  # native envs: no Gymnasium wrapper inside
+        return [False] * len(self._indices(indices))  # no Gymnasium wrapper this process could see
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         """Every env's frame (``render_mode="rgb_array"``), drawn on the pool's threads; SB3's
@@ -212,10 +216,10 @@ class SB3VecEnv(VecEnv):
         return self._frames(list(range(self.num_envs)))
 
     def _frames(self, targets: list[int]) -> list[np.ndarray | None]:
-        if isinstance(self.pool, HiveVectorEnv):  # drawn on the pool's threads, only those asked for
+        if self.pool.capabilities.render_env_ids:  # drawn on the pool's threads, only those asked for
             frames = self.pool.render(targets)  # None (with Gymnasium's warning) without a render mode
             return [None] * len(targets) if frames is None else list(frames)
-        every = self.pool.render()  # the process backend draws every env's frame in its workers
+        every = self.pool.render()  # e.g. the process backend draws every env's frame in its workers
         return [None] * len(targets) if every is None else [every[i] for i in targets]
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
@@ -231,7 +235,7 @@ class SB3VecEnv(VecEnv):
         return f"SB3VecEnv({self.pool!r})"
 
 
-def unwrap_pool(venv: VecEnv) -> EnvhivePool:
+def unwrap_pool(venv: VecEnv) -> HiveVectorEnv:
     """The envhive pool under an SB3 VecEnv wrapper stack (VecMonitor, VecNormalize, ...)."""
     base = venv.unwrapped
     if not isinstance(base, SB3VecEnv):

@@ -40,7 +40,7 @@ from torchrl.envs import EnvBase
 from envhive.adapters.common import make_pool, require_full_batches
 from envhive.authoring import PyEnv
 from envhive.errors import EnvError
-from envhive.registry import EnvhivePool
+from envhive.vector import HiveVectorEnv
 
 _TORCH_DTYPES = {
     np.dtype(np.float32): torch.float32,
@@ -86,8 +86,8 @@ def _box_spec(space: gymnasium.spaces.Box, batch: int) -> Bounded | Unbounded:
 class TorchRLEnv(EnvBase):
     """A TorchRL env of ``batch_size=[num_envs]`` over a sync envhive pool (see the module doc)."""
 
-    def __init__(self, pool: EnvhivePool, *, categorical_action_encoding: bool = False) -> None:
-        if not isinstance(pool, EnvhivePool):
+    def __init__(self, pool: HiveVectorEnv, *, categorical_action_encoding: bool = False) -> None:
+        if not isinstance(pool, HiveVectorEnv):
             raise TypeError(
                 f"TorchRLEnv wraps an envhive pool (envhive.make(...), envhive.ray.RayVectorEnv(...)), "
                 f"got {type(pool).__name__}; "

@@ -7,11 +7,13 @@
 See docs/process-backend.md. Modules, bottom up: ``arena`` (the memfd mapping and space leaves),
 ``infos`` (info records and batching), ``waiting`` (eventfds, pidfds, spin-then-block),
 ``protocol`` (the arena's regions and command codes), ``factory`` (what workers build),
-``worker`` (the worker process), ``pool`` (starting, queueing, waiting, faults) and ``vector``
-(the ``gymnasium.vector.VectorEnv``).
+``worker`` (the worker process), ``pool`` (starting, queueing, waiting, faults), ``rows`` (a
+batch out of the arena), ``backend`` (``ProcessBackend``, the protocol of ``envhive.backend``) and
+``vector`` (``ProcessVectorEnv``: an ``envhive.HiveVectorEnv`` over it).
 """
 
+from envhive.process.backend import ProcessBackend
 from envhive.process.pool import WorkerDiedError
 from envhive.process.vector import PROCESS_KWARGS, ProcessVectorEnv
 
-__all__ = ["PROCESS_KWARGS", "ProcessVectorEnv", "WorkerDiedError"]
+__all__ = ["PROCESS_KWARGS", "ProcessBackend", "ProcessVectorEnv", "WorkerDiedError"]

@@ -15,80 +15,26 @@ from __future__ import annotations
 import contextlib
 import mmap
 import os
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from envhive.leaves import Leaf, getter, nest
+from envhive.leaves import leaves as space_leaves
+
+__all__ = ["ALIGN", "LINE_WORDS", "Arena", "Layout", "Leaf", "Region", "getter", "leaves", "nest"]
+
 ALIGN = 64
 LINE_WORDS = ALIGN // 8  # int64 words per cache line
-SUPPORTED = "Box, Discrete, MultiDiscrete, MultiBinary, Dict and Tuple"
 
 
-@dataclass(frozen=True)
-class Leaf:
-    """One part of a (possibly nested) space: its path, per-env shape and dtype. An *object*
-    leaf (Text, Graph, Sequence, a custom space: what Gymnasium batches as a tuple of values)
-    travels pickled, in a per-env byte slot of the arena (or the pipe when it does not fit)."""
-
-    path: tuple[str | int, ...]
-    space: spaces.Space[Any]
-    shape: tuple[int, ...]
-    dtype: np.dtype[Any]
-    is_object: bool = False
-
-
-def leaves(space: spaces.Space[Any], what: str, path: tuple[str | int, ...] = (), objects: bool = False) -> list[Leaf]:
-    """Flatten a space into its leaves (Dict and Tuple recurse, in the space's own order).
-    ``objects``: allow object leaves (observations); else only array leaves (actions)."""
-    if isinstance(space, spaces.Dict):
-        return [leaf for key, sub in space.spaces.items() for leaf in leaves(sub, what, (*path, key), objects)]
-    if isinstance(space, spaces.Tuple):
-        return [leaf for i, sub in enumerate(space.spaces) for leaf in leaves(sub, what, (*path, i), objects)]
-    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
-        return [Leaf(path, space, tuple(space.shape), np.dtype(space.dtype))]
-    if isinstance(space, spaces.Discrete):
-        return [Leaf(path, space, (), np.dtype(space.dtype))]
-    if objects:
-        return [Leaf(path, space, (), np.dtype(object), is_object=True)]
-    where = "".join(f"[{p!r}]" for p in path)
-    raise TypeError(
-        f"the process backend cannot batch the {what} space{where} {space!r} into shared memory; "
-        f"supported: {SUPPORTED} (nested)"
-    )
-
-
-def nest(space: spaces.Space[Any], values: Sequence[Any]) -> Any:
-    """Rebuild the space's structure (dicts and tuples, as gymnasium.vector.utils batches them)
-    from one value per leaf, in ``leaves`` order."""
-    it = iter(values)
-
-    def build(s: spaces.Space[Any]) -> Any:
-        if isinstance(s, spaces.Dict):
-            return {key: build(sub) for key, sub in s.spaces.items()}
-        if isinstance(s, spaces.Tuple):
-            return tuple(build(sub) for sub in s.spaces)
-        return next(it)
-
-    return build(space)
-
-
-def getter(path: tuple[str | int, ...]) -> Callable[[Any], Any]:
-    """A function that picks the leaf at ``path`` out of a nested value."""
-    if not path:
-        return lambda value: value
-    if len(path) == 1:
-        key = path[0]
-        return lambda value: value[key]
-
-    def get(value: Any) -> Any:
-        for key in path:
-            value = value[key]
-        return value
-
-    return get
+def leaves(space: spaces.Space[Any], what: str, objects: bool = False) -> list[Leaf]:
+    """The space's leaves as the arena lays them out (``envhive.leaves.leaves``); an object leaf
+    (``objects``: observations only) travels pickled, in a per-env byte slot of the arena (or the
+    pipe when it does not fit)."""
+    return space_leaves(space, what, objects=objects, where="the process backend")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """envhive on Ray: envs past one machine (needs Ray: ``pip install "envhive[ray]"``).
 
-- ``RayVectorEnv``: a Gymnasium VectorEnv over ``EnvShard`` actors (one envhive pool each) on any
+- ``RayVectorEnv``: a HiveVectorEnv over ``EnvShard`` actors (``RayBackend``) (one envhive pool each) on any
   nodes; global env ids and seeds independent of the split; sync, or async first-ready across shards.
 - ``RolloutWorkers``: one pool plus the policy per actor, streaming fixed-length trajectories to
   the learner (``unrolls_per_call`` of them per Ray call), weights pushed to the workers (IMPALA /
@@ -13,6 +13,7 @@ See docs/distributed.md for when to use which.
 
 from __future__ import annotations
 
+from envhive.ray.backend import RayBackend
 from envhive.ray.rollout import (
     JaxPolicy,
     RolloutWorker,
@@ -27,6 +28,7 @@ from envhive.ray.vector import RayVectorEnv
 __all__ = [
     "EnvShard",
     "JaxPolicy",
+    "RayBackend",
     "RayVectorEnv",
     "RolloutWorker",
     "RolloutWorkers",

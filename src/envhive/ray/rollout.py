@@ -29,7 +29,9 @@ from typing import Any
 
 import numpy as np
 import ray
+from gymnasium.vector import AutoresetMode
 
+from envhive.checks import autoreset_mode
 from envhive.errors import EnvError, PoolClosedError
 from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, release_actors, resolve_global_seeds
 from envhive.registry import DEFAULT_SEED
@@ -226,7 +228,7 @@ class RolloutWorker:
         **pool_kwargs: Any,
     ) -> None:
         mode = pool_kwargs.pop("autoreset_mode", "next_step")
-        if mode not in ("next_step", "NextStep") and getattr(mode, "value", None) != "NextStep":
+        if autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
             raise ValueError(f"rollout workers run NEXT_STEP autoreset (see Trajectory.valid); got {mode!r}")
         if "batch_size" in pool_kwargs:
             raise ValueError("a rollout worker steps every env of its pool each step: drop batch_size")

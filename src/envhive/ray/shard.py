@@ -18,7 +18,8 @@ import numpy as np
 import ray
 
 from envhive.checks import resolve_seeds
-from envhive.vector import HiveVectorEnv
+from envhive.pools import make_pool
+from envhive.registry import TaskSpec, backend_for
 
 
 def assigned_cpus(default: int = 1) -> int:
@@ -114,23 +115,32 @@ def incarnation_seeds(base: Sequence[int] | None, incarnation: int) -> list[int]
 
 
 class EnvShard:
-    """A Ray actor holding one sync envhive pool of ``num_envs`` envs of ``task_id``.
+    """A Ray actor holding one sync envhive pool of ``num_envs`` envs of ``task``.
 
-    Create it with ``ray.remote(EnvShard).options(num_cpus=...)`` (``RayVectorEnv`` does): unless
-    ``num_threads`` is in ``pool_kwargs``, the pool gets one thread per whole CPU of the actor's
-    allocation. ``env_offset`` is the global id of local env 0: errors name global env ids.
+    Create it with ``ray.remote(EnvShard).options(num_cpus=...)`` (``RayVectorEnv`` does). The pool
+    is made as ``envhive.make`` makes it (``backend``: "native", "process" or None to let the task
+    choose), so a shard hosts native tasks and any Gymnasium env alike; unless the pool kwargs size
+    it, it gets one thread (native) or worker process (process backend) per whole CPU of the
+    actor's allocation. ``env_offset`` is the global id of local env 0: errors name global env ids.
     """
 
     def __init__(
-        self, task_id: str, num_envs: int, seeds: Sequence[int] | None, env_offset: int = 0, **pool_kwargs: Any
+        self,
+        task: Any,
+        num_envs: int,
+        seeds: Sequence[int] | None,
+        env_offset: int = 0,
+        backend: str | None = None,
+        **pool_kwargs: Any,
     ) -> None:
         if "batch_size" in pool_kwargs:
             raise ValueError("an EnvShard runs a sync pool: drop batch_size (RayVectorEnv is async across shards)")
         kwargs = dict(pool_kwargs)
-        if kwargs.get("num_threads") in (None, 0):
-            kwargs["num_threads"] = assigned_cpus(default=os.cpu_count() or 1)
+        threads = "num_threads" if backend_for(task, backend) == "native" else "num_workers"
+        if kwargs.get(threads) in (None, 0):
+            kwargs[threads] = assigned_cpus(default=os.cpu_count() or 1)
         self.env_offset = env_offset
-        self.pool = HiveVectorEnv(task_id, num_envs=num_envs, seed=None if seeds is None else list(seeds), **kwargs)
+        self.pool = make_pool(task, backend, num_envs=num_envs, seed=None if seeds is None else list(seeds), **kwargs)
 
     def ready(self) -> dict[str, Any]:
         """Where this shard runs: node id, pid, pool size and threads (also a liveness check)."""
@@ -140,6 +150,10 @@ class EnvShard:
             "num_envs": self.pool.num_envs,
             "num_threads": self.pool.task_spec.pool.num_threads,
         }
+
+    def spec(self) -> TaskSpec:
+        """The shard pool's resolved task (its spaces, for a driver that could not resolve them)."""
+        return self.pool.task_spec
 
     def reset(
         self, seed: list[int | None] | None = None, options: dict[str, Any] | None = None

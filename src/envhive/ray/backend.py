@@ -1,0 +1,355 @@
+"""RayBackend: envs in EnvShard actors on any Ray nodes, as a backend of the one Gymnasium facade.
+
+An int seed ``s`` gives env ``g`` the seed ``s + g``, so the trajectories are the same however the
+envs are split (one local pool, or S shards on S nodes). Sync mode steps every shard at once (one
+Ray call per shard, all in flight together). Async mode (``batch_size < num_envs``) is first-ready
+across shards: each shard has at most one call in flight, ``recv`` returns the first ``batch_size /
+shard size`` shards to answer (``ray.wait``), and ``send(actions, info["env_id"])`` steps exactly
+those again -- the EnvPool loop. Faults: see ``envhive.ray.shards``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import ray
+
+from envhive.backend import Capabilities, Step
+from envhive.checks import autoreset_mode
+from envhive.errors import PoolBusyError, PoolClosedError
+from envhive.leaves import concatenate, nest
+from envhive.ray.shard import EnvShard, ShardLayout, resolve_global_seeds
+from envhive.ray.shards import FINAL_KEYS, Shard, Shards
+from envhive.registry import TaskSpec, backend_for, make_spec
+
+
+class RayBackend:
+    """``num_envs`` envs of ``task`` in ``num_shards`` EnvShard actors (see ``RayVectorEnv``)."""
+
+    capabilities = Capabilities()  # the facade checks actions and env ids before they go to the shards
+    attributes = frozenset({"layout", "restarts", "max_restarts", "step_timeout", "start_timeout", "shard_info"})
+
+    def __init__(
+        self,
+        task: Any,
+        num_envs: int,
+        num_shards: int,
+        *,
+        batch_size: int | None,
+        seed: Any,
+        backend: str | None,
+        actor_options: dict[str, Any],
+        max_restarts: int,
+        step_timeout: float | None,
+        start_timeout: float,
+        shard_class: type[EnvShard],
+        kwargs: dict[str, Any],
+    ) -> None:
+        self.layout = ShardLayout.split(num_envs, num_shards)
+        self.num_envs = num_envs
+        self.batch_size = num_envs if not batch_size else int(batch_size)
+        self._sync = self.batch_size == num_envs
+        if not self._sync:
+            size = self.layout.sizes[0]
+            if len(set(self.layout.sizes)) != 1 or self.batch_size % size or not 0 < self.batch_size < num_envs:
+                raise ValueError(
+                    f"async RayVectorEnv returns whole shards: num_envs ({num_envs}) must split evenly over "
+                    f"num_shards ({num_shards}) and batch_size ({batch_size}) must be a multiple of the shard size "
+                    f"below num_envs"
+                )
+        native = backend_for(task, backend) == "native"
+        # A native task's kwargs are checked here before any actor starts; the process backend's
+        # spaces come from the first shard.
+        local_spec = make_spec(task, num_envs=num_envs, seed=None, **kwargs) if native else None
+        self.task = task
+        self.max_restarts = max_restarts
+        self.step_timeout = step_timeout
+        self.start_timeout = start_timeout
+        self._closed = False
+        self._shards = Shards(
+            self.layout,
+            ray.remote(shard_class).options(**actor_options),
+            (task,),
+            {"backend": backend, **kwargs},
+            resolve_global_seeds(seed, num_envs),
+            autoreset_mode(kwargs.get("autoreset_mode", "next_step")),
+            max_restarts=max_restarts,
+            step_timeout=step_timeout,
+            start_timeout=start_timeout,
+        )
+        try:
+            for shard in self._shards.all:
+                self._shards.start(shard)
+            self._shards.wait_ready(self._shards.all)
+            shard_spec = local_spec or ray.get(self._shards.all[0].actor.spec.remote(), timeout=start_timeout)
+        except BaseException:
+            self._release()
+            raise
+        pool = dataclasses.replace(shard_spec.pool, num_envs=num_envs, batch_size=self.batch_size)
+        self.spec: TaskSpec = dataclasses.replace(shard_spec, pool=pool)
+        self._shards.observation_space = self.spec.observation_space
+        self.metadata: dict[str, Any] = {"render_modes": ["rgb_array"] if pool.render_mode else []}
+
+    @property
+    def restarts(self) -> int:
+        return self._shards.restarts
+
+    def shard_info(self) -> list[dict[str, Any]]:
+        """Per shard: its global env ids, incarnation, and where it runs (node id, pid, threads)."""
+        self._check_open()
+        shards = self._shards.all
+        infos = ray.get([s.actor.ready.remote() for s in shards], timeout=self.start_timeout)
+        return [
+            {"shard": s.index, "env_ids": s.ids, "incarnation": s.incarnation, **info}
+            for s, info in zip(shards, infos, strict=True)
+        ]
+
+    def describe(self) -> str:
+        return f"shards={list(self.layout.sizes)}, on Ray"
+
+    # ------------------------------------------------------------------ calls
+    def reset(
+        self, mask: np.ndarray | None, seeds: dict[int, int], options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Sync mode resets the envs ``mask`` selects (the others report their current observation);
+        async mode resets every env (or the whole shards the mask selects, which must be idle) and
+        returns the first batch. Dead shards start again."""
+        self._check_open()
+        shards = self._shards
+        options = dict(options or {})
+        if mask is not None and not self._sync:
+            chosen = self._masked_shards(mask, "reset")
+            others = [s for s in shards.all if s not in chosen and (s.done or (s.call and s.call.kind == "step"))]
+            if others:
+                raise ValueError(
+                    f"reset(reset_mask) returns reset rows only, and shard(s) {[s.index for s in others]} have "
+                    "steps in flight whose rewards it would drop: recv() them first, or call "
+                    "async_reset(reset_mask=...) and recv()"
+                )
+            resetting = len(chosen) + sum(1 for s in shards.all if s not in chosen and s.call is not None)
+            want = self.batch_size // self.layout.sizes[0]
+            if resetting < want:
+                raise ValueError(
+                    f"reset(reset_mask) selects {len(chosen)} shard(s) and {resetting - len(chosen)} other(s) are "
+                    f"resetting: a batch needs {want}; select more envs, or use async_reset(reset_mask=...)"
+                )
+            self._reset_shards(chosen, seeds, options)
+            obs, _, _, _, info = self._recv_batch(None)
+            return obs, info
+        shards.drain()
+        shards.start_dead(shards.all)
+        targets = []
+        for shard in shards.all:
+            shard.pending = None
+            lo, hi = shard.ids.start, shard.ids.stop
+            local_mask = None if mask is None else mask[lo:hi]
+            if local_mask is not None and not local_mask.any():
+                if shard.last is None:
+                    raise ValueError("reset_mask leaves envs that were never reset: reset every env first")
+                continue
+            local_options = self._slice_options(options, shard.ids)
+            if local_mask is not None and not local_mask.all():
+                local_options["reset_mask"] = local_mask
+            shards.submit(shard, "reset", self._local_seeds(seeds, shard), local_options or None)
+            targets.append(shard)
+        if not self._sync:
+            obs, _, _, _, info = self._recv_batch(None)
+            return obs, info
+        outputs = dict((s.index, out) for s, out in shards.remember(shards.collect(targets, len(targets))))
+        obs, _, _, _, info = self._concat(
+            [outputs[s.index] if s.index in outputs else self._current(s) for s in shards.all]
+        )
+        return obs, info
+
+    def async_reset(self, mask: np.ndarray | None, seeds: dict[int, int], options: dict[str, Any] | None) -> None:
+        """Reset every env without waiting. ``mask`` (async mode): only the shards it selects --
+        whole shards, each idle (its last batch received, nothing sent since); the other shards'
+        calls in flight carry on. Dead shards it selects start again."""
+        self._check_open()
+        if mask is not None:
+            if self._sync:
+                raise ValueError("a sync RayVectorEnv resets a subset with reset(options={'reset_mask': mask})")
+            self._reset_shards(self._masked_shards(mask, "async_reset"), seeds, dict(options or {}))
+            return
+        self._shards.drain()
+        self._reset_shards(self._shards.all, seeds, dict(options or {}))
+
+    def step(self, actions: Any, env_ids: Any, *, partial: bool = False) -> Step:
+        """Sync: step every env. Async: ``send(actions, env_id)`` then ``recv()``."""
+        self._check_open()
+        if not self._sync:
+            self.send(actions, env_ids)
+            return self.recv(None)
+        if env_ids is not None and not np.array_equal(env_ids, np.arange(self.num_envs)):
+            raise ValueError("a sync RayVectorEnv steps every env: drop env_id")
+        shards = self._shards
+        if any(s.call is not None for s in shards.all):
+            raise PoolBusyError("a call is still in flight")
+        for shard in shards.all:
+            if shard.dead is not None:
+                shards.submit(shard, "step")  # raises EnvError for the dead shard
+        for shard in shards.all:
+            shards.submit(shard, "step", self._actions_of(actions, np.arange(shard.ids.start, shard.ids.stop)))
+        return self._concat([out for _, out in shards.remember(shards.collect(shards.all, len(shards.all)))])
+
+    def send(self, actions: Any, env_ids: Any, *, partial: bool = False) -> None:
+        """Step the envs ``env_ids`` (global ids; default every env) of idle shards, without waiting.
+        Every shard touched gets actions for all of its envs."""
+        self._check_open()
+        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
+        size = self.layout.sizes[0]
+        touched: dict[int, np.ndarray] = {}
+        for k in np.unique(ids // size) if not self._sync else range(len(self._shards.all)):
+            shard = self._shards.all[int(k)]
+            rows = np.flatnonzero((ids >= shard.ids.start) & (ids < shard.ids.stop))
+            local = ids[rows] - shard.ids.start
+            if len(local) != len(shard.ids) or len(np.unique(local)) != len(local):
+                raise ValueError(
+                    f"send: shard {shard.index} holds envs {shard.ids.start}..{shard.ids.stop - 1}; each call "
+                    "gives actions to all of a shard's envs exactly once (send back the ids recv returned)"
+                )
+            if shard.call is not None or shard.done:
+                raise PoolBusyError(f"send: shard {shard.index} (envs {shard.ids.start}..) is still stepping")
+            touched[shard.index] = rows[np.argsort(local)]
+        for k, rows in touched.items():
+            self._shards.submit(self._shards.all[k], "step", self._actions_of(actions, rows))
+
+    def recv(self, timeout: float | None) -> Step:
+        """The first ``batch_size`` envs (whole shards) to finish; ``TimeoutError`` after ``timeout`` s."""
+        self._check_open()
+        return self._recv_batch(timeout)
+
+    def render(self, env_ids: Any) -> Sequence[np.ndarray]:
+        """Every env's frame in global id order, drawn in the shards. Only while no shard is stepping
+        (sync mode between steps; async mode after a full recv)."""
+        self._check_open()
+        busy = [s.index for s in self._shards.all if s.call is not None or s.done or s.dead is not None]
+        if busy:
+            raise ValueError(f"render: shard(s) {busy} are stepping or gone; render between steps")
+        frames = ray.get([s.actor.render.remote() for s in self._shards.all], timeout=self.start_timeout)
+        return tuple(frame for shard_frames in frames for frame in shard_frames)
+
+    def close(self) -> None:
+        self._release()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __del__(self) -> None:
+        try:
+            if not self._closed and ray.is_initialized():
+                self._release()
+        except Exception:  # interpreter shutdown: Ray may already be gone
+            pass
+
+    # ------------------------------------------------------------------ helpers
+    def _recv_batch(self, timeout: float | None) -> Step:
+        shards = self._shards
+        want = len(shards.all) if self._sync else self.batch_size // self.layout.sizes[0]
+        busy = [s for s in shards.all if s.call is not None or s.done]
+        if len(busy) < want:
+            raise ValueError(
+                f"recv: {len(busy)} shard(s) stepping, a batch needs {want}: send actions for the ids recv returned"
+            )
+        outputs = shards.collect(busy, want, timeout)
+        for shard, out in outputs[want:]:  # restarts can complete more shards than wanted: the next recv's
+            shard.done.append(out)
+        return self._concat([out for _, out in shards.remember(outputs[:want])])
+
+    def _actions_of(self, actions: Any, rows: np.ndarray) -> Any:
+        """The rows ``rows`` of checked actions (one array, or one per leaf), nested as the space."""
+        if isinstance(actions, list):
+            return nest(self.spec.action_space, [leaf[rows] for leaf in actions])
+        return actions[rows]
+
+    def _current(self, shard: Shard) -> Step:
+        assert shard.last is not None
+        obs, rewards, terminated, truncated, info = shard.last
+        return obs, rewards, terminated, truncated, {k: v for k, v in info.items() if k not in FINAL_KEYS}
+
+    def _concat(self, outputs: Sequence[Step]) -> Step:
+        obs = concatenate(self.spec.observation_space, [o[0] for o in outputs])
+        rewards = np.concatenate([o[1] for o in outputs])
+        terminated = np.concatenate([o[2] for o in outputs])
+        truncated = np.concatenate([o[3] for o in outputs])
+        info = merge_infos([(o[4], len(o[1])) for o in outputs])
+        return obs, rewards, terminated, truncated, info
+
+    def _masked_shards(self, mask: np.ndarray, what: str) -> list[Shard]:
+        """The shards an async ``reset_mask`` selects: whole shards, each idle."""
+        chosen = []
+        for shard in self._shards.all:
+            local = mask[shard.ids.start : shard.ids.stop]
+            if local.any() and not local.all():
+                raise ValueError(
+                    f"{what}: async RayVectorEnv resets whole shards; shard {shard.index} holds envs "
+                    f"{shard.ids.start}..{shard.ids.stop - 1} and reset_mask selects only some of them"
+                )
+            if local.all():
+                if shard.call is not None or shard.done:
+                    raise ValueError(
+                        f"{what}: shard {shard.index} (envs {shard.ids.start}..{shard.ids.stop - 1}) has a call in "
+                        "flight or a batch not yet received; reset_mask may select only envs recv() returned"
+                    )
+                chosen.append(shard)
+        return chosen
+
+    def _reset_shards(self, shards: Sequence[Shard], seeds: dict[int, int], options: dict[str, Any]) -> None:
+        """Send a reset to each of ``shards`` (idle ones; dead ones start again first)."""
+        self._shards.start_dead(shards)
+        for shard in shards:
+            shard.pending = None
+            local_options = self._slice_options(options, shard.ids)
+            self._shards.submit(shard, "reset", self._local_seeds(seeds, shard), local_options or None)
+
+    @staticmethod
+    def _local_seeds(seeds: dict[int, int], shard: Shard) -> list[int | None] | None:
+        if not seeds:
+            return None
+        return [seeds.get(i) for i in shard.ids]
+
+    def _slice_options(self, options: dict[str, Any], ids: range) -> dict[str, Any]:
+        """Task reset options for one shard: per-env arrays (first axis num_envs) cut to its rows."""
+        out: dict[str, Any] = {}
+        for name, value in options.items():
+            arr = np.asarray(value)
+            out[name] = arr[ids.start : ids.stop] if arr.ndim >= 1 and arr.shape[0] == self.num_envs else value
+        return out
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise PoolClosedError("this RayVectorEnv is closed")
+
+    def _release(self) -> None:
+        self._closed = True
+        if hasattr(self, "_shards"):
+            self._shards.release()
+
+
+def merge_infos(parts: Sequence[tuple[dict[str, Any], int]]) -> dict[str, Any]:
+    """Concatenate per-shard info dicts (``(info, rows)``) row-wise; a key some shards lack (SAME_STEP's
+    ``final_obs`` appears only when an episode ended there) is filled with zeros / None / False."""
+    keys: dict[str, Any] = {}
+    for info, _ in parts:
+        for key, value in info.items():
+            keys.setdefault(key, value)
+    out: dict[str, Any] = {}
+    for key, template in keys.items():
+        if isinstance(template, dict):
+            out[key] = merge_infos([(info.get(key, {}), n) for info, n in parts])
+            continue
+        template = np.asarray(template)
+        chunks = []
+        for info, n in parts:
+            if key in info:
+                chunks.append(np.asarray(info[key]))
+            elif template.dtype == object:
+                chunks.append(np.full((n, *template.shape[1:]), None, dtype=object))
+            else:
+                chunks.append(np.zeros((n, *template.shape[1:]), dtype=template.dtype))
+        out[key] = np.concatenate(chunks)
+    return out
