@@ -13,6 +13,16 @@ namespace {
 struct PoolClosedDuringCall : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+struct StaleHandle : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string stale_message(uint64_t expected, uint64_t call) {
+  return "stale handle: this is call #" + std::to_string(expected) + " on the pool but the handle is for call #" +
+         std::to_string(call) +
+         "; pass the handle returned by the previous call (a reused handle, or a result discarded by jax.vmap of "
+         "lax.cond / lax.while_loop with a per-lane predicate, which still ran the call)";
+}
 
 int32_t set_status(EnvhiveStatus* status, int32_t code, const std::string& message) {
   status->code = code;
@@ -33,6 +43,8 @@ int32_t guarded(EnvhiveStatus* st, F&& f) noexcept {
     return set_status(st, ENVHIVE_RESET_NEEDED, e.what());
   } catch (const PoolClosedDuringCall& e) {
     return set_status(st, ENVHIVE_CLOSED, e.what());
+  } catch (const StaleHandle& e) {
+    return set_status(st, ENVHIVE_STALE, e.what());
   } catch (const std::invalid_argument& e) {
     return set_status(st, ENVHIVE_INVALID_ARGUMENT, e.what());
   } catch (const std::exception& e) {
@@ -83,16 +95,17 @@ int32_t NativePool::abi_acquire(uint64_t call, EnvhiveStatus* st) {
     return set_status(st, ENVHIVE_CLOSED, "the pool is closed");
   }
   const uint64_t expected = xla_.next_call.load(std::memory_order_relaxed);
-  if (!xla_.resync && call != expected) {
+  // The other half of EnvPool's overlap idiom (pool_object.h, XlaState): the lone call's number, once.
+  const bool pair = xla_.open_call == call && call + 1 == expected;
+  xla_.pair_of = pair ? xla_.open_op : XlaState::Op::kNone;
+  xla_.open_call = XlaState::kNoCall;
+  if (!xla_.resync && call != expected && !pair) {
     leave();
-    return set_status(st, ENVHIVE_STALE,
-                      "stale handle: this is call #" + std::to_string(expected) +
-                          " on the pool but the handle is for call #" + std::to_string(call) +
-                          "; pass the handle returned by the previous call (a reused handle, or a result "
-                          "discarded by jax.vmap of lax.cond / lax.while_loop with a per-lane predicate, which "
-                          "still ran the call)");
+    return set_status(st, ENVHIVE_STALE, stale_message(expected, call));
   }
   xla_.checked = false;
+  xla_.sent = false;
+  xla_.current = call;
   return ENVHIVE_OK;
 }
 
@@ -101,9 +114,10 @@ void NativePool::abi_release(uint64_t call, bool reached_pool, bool ok) {
   // send in another lane): no pool thread may write into the caller's buffer once it returns.
   if (pool_->obs_target() != nullptr) pool_->settle();
   if (reached_pool) {
-    if (ok) xla_.next_call.store(call + 1, std::memory_order_relaxed);
+    if (ok && xla_.pair_of == XlaState::Op::kNone) xla_.next_call.store(call + 1, std::memory_order_relaxed);
     xla_.resync = !ok;  // the caller still holds the handle from before the failed program
   }
+  xla_.pair_of = XlaState::Op::kNone;
   leave();
 }
 
@@ -127,6 +141,8 @@ int32_t NativePool::abi_check_send(const EnvhiveBuffer& actions, const int32_t* 
                                    EnvhiveStatus* st) {
   return guarded(st, [&] {
     xla_.checked = false;
+    if (xla_.pair_of == XlaState::Op::kSend)  // two sends given one handle
+      throw StaleHandle(stale_message(xla_.next_call.load(std::memory_order_relaxed), xla_.current));
     if (n < 0) throw std::invalid_argument("a negative number of rows");
     const auto& ids = front_->check_ids(env_ids, static_cast<size_t>(n));
     front_->check_sync_send(ids.size(), false);  // no partial steps here
@@ -145,11 +161,14 @@ int32_t NativePool::abi_send(const EnvhiveBuffer& actions, const int32_t* env_id
     const Command step = Command::kStep;
     const auto& ids = front_->checked_ids();
     pool_->dispatch(ids.data(), ids.size(), &step, 1, xla_.rows.data());
+    xla_.sent = true;
   });
 }
 
 int32_t NativePool::abi_wait(EnvhiveStatus* st) {
   return guarded(st, [&] {
+    if (xla_.pair_of == XlaState::Op::kRecv || (xla_.pair_of == XlaState::Op::kSend && xla_.sent))
+      throw StaleHandle(stale_message(xla_.next_call.load(std::memory_order_relaxed), xla_.current));
     front_->check_can_receive();
     const WaitResult r = pool_->wait_batch(std::nullopt, [] { return false; });  // no Ctrl-C without the GIL
     if (r == WaitResult::kClosed)
@@ -188,6 +207,10 @@ int32_t NativePool::abi_recv(const EnvhiveBuffer* outputs, int64_t count, Envhiv
     copy_batch(blk, outputs, obs_in_place);
   });
   pool_->recycler()->release(blk);
+  if (result == ENVHIVE_OK && failures.empty() && !xla_.sent && xla_.pair_of == XlaState::Op::kNone) {
+    xla_.open_call = xla_.current;  // a lone recv: a send may still come with its handle
+    xla_.open_op = XlaState::Op::kRecv;
+  }
   if (result != ENVHIVE_OK || failures.empty()) return result;
   set_status(st, ENVHIVE_ENV_ERROR, front_->failure_message(failures));
   for (const auto& f : failures) {

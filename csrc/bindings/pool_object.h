@@ -55,6 +55,16 @@ struct XlaState {
   std::atomic<uint64_t> next_call{0};  // the call number the next handle must carry
   bool resync = false;                 // the last call failed: accept any number once
   bool checked = false;                // check_send accepted the rows in `rows` for the front's ids
+  uint64_t current = 0;                // the number of the call inside
+  // EnvPool's overlap idiom gives one handle to a send and a recv (`h1 = send(h0, a, ids);
+  // h2, s = recv(h0)`), which XLA may run in either order. The first of the two leaves its number
+  // open (and which it was); the other, given that number once, is its pair.
+  static constexpr uint64_t kNoCall = ~uint64_t{0};
+  enum class Op : uint8_t { kNone, kSend, kRecv };
+  uint64_t open_call = kNoCall;  // a lone send's or recv's number, while its pair may come
+  Op open_op = Op::kNone;        // which one it was
+  Op pair_of = Op::kNone;        // the call inside is the pair of a lone `pair_of`
+  bool sent = false;             // the call inside sent actions (a send, or a step)
   std::vector<std::byte> rows;         // actions converted to the pool's action dtype
 };
 

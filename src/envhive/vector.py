@@ -50,6 +50,10 @@ class VectorApi(Protocol):
 
     def render(self, env_ids: Any, camera_id: int | None) -> Any: ...
 
+    def describe(self) -> str:
+        """The env's repr under this API."""
+        ...
+
 
 class HiveVectorEnv(VectorEnv):
     """A batch of envs of one task. ``task``: an envhive task id (kwargs as for ``envhive.make``,
@@ -262,7 +266,7 @@ class HiveVectorEnv(VectorEnv):
             if e.name is not None and e.name.split(".")[0] in ("jax", "jaxlib"):
                 raise MissingExtraError(f'env.xla() needs JAX: pip install "envhive[jax]" ({e})') from e
             raise
-        return make_xla(self)
+        return make_xla(self, getattr(self._api, "xla_state", None))
 
     # ------------------------------------------------------------------ life
     def close_extras(self, **kwargs: Any) -> None:
@@ -289,6 +293,8 @@ class HiveVectorEnv(VectorEnv):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
+        if self._api is not None:
+            return self._api.describe()
         mode = "sync" if self._sync else f"async, batch_size={self.batch_size}"
         extra = self.backend.describe()
         return f"HiveVectorEnv({self.task_spec.id}, num_envs={self.num_envs}, {mode}{', ' + extra if extra else ''})"

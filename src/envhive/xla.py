@@ -374,8 +374,10 @@ def _env_ids(env_id: Any) -> jax.Array:
     return e.astype(jnp.int32)
 
 
-def make_xla(env: HiveVectorEnv) -> XlaFunctions:
-    """EnvPool-style ``(handle, recv, send, step)`` for ``env`` (what ``env.xla()`` returns)."""
+def make_xla(env: HiveVectorEnv, convert: Callable[..., Any] | None = None) -> XlaFunctions:
+    """EnvPool-style ``(handle, recv, send, step)`` for ``env`` (what ``env.xla()`` returns).
+    ``convert(obs, reward, terminated, truncated, info)``: what ``recv`` / ``step`` return as the
+    state instead of that tuple (an API's conventions: ``envhive.envpool``'s)."""
     if env.closed:
         raise PoolClosedError("this envhive pool is closed")
     register_targets()
@@ -398,15 +400,19 @@ def make_xla(env: HiveVectorEnv) -> XlaFunctions:
             return _op("send", layout, True)(handle, a)
         return _op("send", layout, False)(handle, a, _env_ids(env_id))
 
+    def pack(out: Any) -> StepResult:
+        handle, state = layout.pack(out)
+        return (handle, convert(*state)) if convert is not None else (handle, state)
+
     def recv(handle: jax.Array) -> StepResult:
-        return layout.pack(_op("recv", layout, False)(handle))
+        return pack(_op("recv", layout, False)(handle))
 
     def step(handle: jax.Array, actions: Any, env_id: Any = None) -> StepResult:
         a = _actions(layout, actions)
         if env_id is None:
             need_ids()
-            return layout.pack(_op("step", layout, True)(handle, a))
-        return layout.pack(_op("step", layout, False)(handle, a, _env_ids(env_id)))
+            return pack(_op("step", layout, True)(handle, a))
+        return pack(_op("step", layout, False)(handle, a, _env_ids(env_id)))
 
     # The functions keep the env alive (as EnvPool's do); close() still invalidates every handle.
     for f in (send, recv, step):
