@@ -126,7 +126,8 @@ def test_cleanrl_ppo_atari_envpool_xla_jax_env_code() -> None:
         handle, (next_obs, reward, term, trunc, info) = step_env(handle, action)
         new_return = returns + info["reward"]
         new_length = lengths + 1
-        stats = (new_return * (1 - info["terminated"]) * (1 - trunc), new_length * (1 - info["terminated"]) * (1 - trunc))
+        going = (1 - info["terminated"]) * (1 - trunc)
+        stats = (new_return * going, new_length * going)
         return stats, handle, (next_obs, reward, term | trunc, info)
 
     @jax.jit

@@ -15,7 +15,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import envhive
-from envhive.process import ProcessBackend, ProcessVectorEnv
+from envhive.process import ProcessBackend
 from envhive.process.infos import InfoReader, InfoWriter, add_info
 from process_envs import DICT_WALK, DictWalk, Faulty, make_faulty
 

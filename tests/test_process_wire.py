@@ -14,14 +14,14 @@ import pytest
 
 import envhive
 from envhive._procwire import BlockWriter, CommandSpin, Publisher, write_rows
+from envhive.process import ProcessBackend
 from envhive.process.arena import LINE_WORDS
 from envhive.process.pool import action_bounds
-from envhive.process import ProcessBackend
 from process_envs import DICT_WALK, make_faulty
 from process_helpers import assert_value_equal
 
 
-def _faulty(**kwargs: Any) -> ProcessVectorEnv:
+def _faulty(**kwargs: Any) -> envhive.HiveVectorEnv:
     env = envhive.make(make_faulty, num_envs=4, num_workers=2, **kwargs)
     assert isinstance(env.backend, ProcessBackend)
     env.reset(seed=0)
