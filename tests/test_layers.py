@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "envhive._procwire": 0,
     "envhive.errors": 0,
     "envhive.checks": 0,
+    "envhive.dmc_assets": 1,
     "envhive.spaces": 0,
     "envhive.sdk": 0,
     "envhive.images": 0,
