@@ -60,7 +60,7 @@ def model_files(domain: str, task: str) -> tuple[str, dict[str, bytes]]:
             raise _Captured(xml_string, assets)
 
         original = engine.Physics.__dict__["from_xml_string"]
-        engine.Physics.from_xml_string = classmethod(capture)  # type: ignore[method-assign, assignment]
+        engine.Physics.from_xml_string = classmethod(capture)
         try:
             constructor(random=0)
         except _Captured as c:

@@ -4,7 +4,16 @@
 #include <string>
 
 #include "../mujoco/mujoco_env.h"
+#include "acrobot.h"
+#include "ball_in_cup.h"
 #include "cartpole.h"
+#include "cheetah.h"
+#include "finger.h"
+#include "hopper.h"
+#include "pendulum.h"
+#include "point_mass.h"
+#include "reacher.h"
+#include "walker.h"
 #include "dmc_env.h"
 
 namespace envhive {
@@ -54,6 +63,23 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<CartpoleEnv>(registry, {"cartpole", "swingup_sparse", 10}, "Swing up and balance a pole on a cart, sparse reward");
   add<CartpoleEnv>(registry, {"cartpole", "two_poles", 10}, "Swing up and balance two chained poles on a cart");
   add<CartpoleEnv>(registry, {"cartpole", "three_poles", 10}, "Swing up and balance three chained poles on a cart");
+  add<WalkerEnv>(registry, {"walker", "stand", 25, 10}, "Make a planar biped stand up");
+  add<WalkerEnv>(registry, {"walker", "walk", 25, 10}, "Make a planar biped walk forward");
+  add<WalkerEnv>(registry, {"walker", "run", 25, 10}, "Make a planar biped run forward");
+  add<CheetahEnv>(registry, {"cheetah", "run", 10}, "Make a planar cheetah run forward");
+  add<FingerEnv>(registry, {"finger", "spin", 20, 2}, "Spin a hinged body with a planar finger");
+  add<FingerEnv>(registry, {"finger", "turn_easy", 20, 2}, "Turn a hinged body to a large target angle with a finger");
+  add<FingerEnv>(registry, {"finger", "turn_hard", 20, 2}, "Turn a hinged body to a small target angle with a finger");
+  add<ReacherEnv>(registry, {"reacher", "easy", 20}, "Reach a large random target with a two-link arm");
+  add<ReacherEnv>(registry, {"reacher", "hard", 20}, "Reach a small random target with a two-link arm");
+  add<BallInCupEnv>(registry, {"ball_in_cup", "catch", 20, 10}, "Swing a ball on a string into a cup");
+  add<HopperEnv>(registry, {"hopper", "stand", 20, 4}, "Make a one-legged hopper stand upright");
+  add<HopperEnv>(registry, {"hopper", "hop", 20, 4}, "Make a one-legged hopper hop forward");
+  add<PendulumEnv>(registry, {"pendulum", "swingup", 20}, "Swing up and balance a pendulum");
+  add<AcrobotEnv>(registry, {"acrobot", "swingup", 10}, "Swing up a two-link underactuated arm");
+  add<AcrobotEnv>(registry, {"acrobot", "swingup_sparse", 10}, "Swing up a two-link underactuated arm, sparse reward");
+  add<PointMassEnv>(registry, {"point_mass", "easy", 20}, "Move a point mass to a target");
+  add<PointMassEnv>(registry, {"point_mass", "hard", 20}, "Move a point mass to a target through mixed controls");
 }
 
 }  // namespace envhive

@@ -139,13 +139,13 @@ void DmcEnv::check_warnings() const {
                                std::to_string(i) + ": " + mju_warningText(i, d_->warning[i].lastinfo) + ")");
 }
 
-void DmcEnv::physics_step() {
+void DmcEnv::physics_step(int n) {
   for (int i = 0; i < mjNWARNING; ++i) warnings_before_[i] = d_->warning[i].number;
   if (m_->opt.integrator != mjINT_RK4) {
     mj_step2(m_, d_);
-    for (int i = 1; i < n_sub_steps_; ++i) mj_step(m_, d_);
+    for (int i = 1; i < n; ++i) mj_step(m_, d_);
   } else {
-    for (int i = 0; i < n_sub_steps_; ++i) mj_step(m_, d_);
+    for (int i = 0; i < n; ++i) mj_step(m_, d_);
   }
   mj_step1(m_, d_);
   check_warnings();
@@ -156,7 +156,7 @@ StepResult DmcEnv::step(const void* action) {
   StepResult r;
   for (int k = 0; k < frame_skip_; ++k) {
     before_step(a);
-    physics_step();
+    physics_step(n_sub_steps_);
     r.reward += reward();
     ++step_count_;
     if (static_cast<double>(step_count_) >= step_limit_) {
@@ -183,7 +183,7 @@ void DmcEnv::randomize_limited_and_rotational_joints() {
         // random_limited_quaternion(random, range_max)
         double axis[3];
         for (double& v : axis) v = random_.standard_normal();
-        const double norm = npcompat::np_norm(axis, 3);
+        const double norm = linalg_norm(axis, 3);
         for (double& v : axis) v /= norm;
         const double angle = random_.random_sample() * hi;
         mju_axisAngle2Quat(qpos, axis, angle);
@@ -193,12 +193,12 @@ void DmcEnv::randomize_limited_and_rotational_joints() {
     } else if (type == mjJNT_BALL) {
       double quat[4];
       for (double& v : quat) v = random_.standard_normal();
-      const double norm = npcompat::np_norm(quat, 4);
+      const double norm = linalg_norm(quat, 4);
       for (int i = 0; i < 4; ++i) qpos[i] = quat[i] / norm;
     } else if (type == mjJNT_FREE) {
       double quat[4];
       for (double& v : quat) v = random_.random_sample();  // dm_control's rand, not randn (kept for its benchmarks)
-      const double norm = npcompat::np_norm(quat, 4);
+      const double norm = linalg_norm(quat, 4);
       for (int i = 0; i < 4; ++i) qpos[3 + i] = quat[i] / norm;
     }
   }

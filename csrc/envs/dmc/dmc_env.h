@@ -27,6 +27,7 @@
 #include "../../core/random_state.h"
 #include "../../core/task.h"
 #include "../mujoco/mujoco_env.h"
+#include "linalg.h"
 #include "model_source.h"
 #include "rewards.h"
 
@@ -105,6 +106,7 @@ class DmcEnv : public Env {
   int body(const char* name) const { return id(mjOBJ_BODY, name); }
   int joint_qpos(const char* name) const { return m_->jnt_qposadr[id(mjOBJ_JOINT, name)]; }
   int joint_dof(const char* name) const { return m_->jnt_dofadr[id(mjOBJ_JOINT, name)]; }
+  int sensor_adr(const char* name) const { return m_->sensor_adr[id(mjOBJ_SENSOR, name)]; }
   // sensordata of a named sensor (its first value).
   const double* sensor(const char* name) const { return d_->sensordata + m_->sensor_adr[id(mjOBJ_SENSOR, name)]; }
   int sensor_dim(const char* name) const { return m_->sensor_dim[id(mjOBJ_SENSOR, name)]; }
@@ -113,15 +115,24 @@ class DmcEnv : public Env {
   // physics.position() / velocity() / control(): qpos / qvel / ctrl.
   void put_velocity(ObsWriter& w) const { w.put(d_->qvel, static_cast<size_t>(m_->nv)); }
   RandomState& random() { return random_; }
+  // rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean().
+  double small_control_mean() const {
+    double sum = 0.0;
+    for (int i = 0; i < m_->nu; ++i)
+      sum += tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray);
+    return sum / m_->nu;
+  }
   // randomizers.randomize_limited_and_rotational_joints(physics, random).
   void randomize_limited_and_rotational_joints();
 
   const mjModel* m_;
   mjData* d_ = nullptr;
 
+  // Physics.step(n) with legacy_step: mj_step2, mj_step x (n - 1), mj_step1; a MuJoCo warning
+  // raised meanwhile throws (Physics.check_invalid_state).
+  void physics_step(int n);
+
  private:
-  // Physics.step(n_sub_steps) with legacy_step: mj_step2, mj_step x (n - 1), mj_step1.
-  void physics_step();
   // Physics.check_invalid_state: a MuJoCo warning raised since warnings_before_ throws.
   void check_warnings() const;
 
