@@ -51,6 +51,13 @@ TASKS = [
     ("acrobot", "swingup_sparse"),
     ("point_mass", "easy"),
     ("point_mass", "hard"),
+    ("humanoid", "stand"),
+    ("humanoid", "walk"),
+    ("humanoid", "run"),
+    ("humanoid", "run_pure_state"),
+    ("humanoid_CMU", "stand"),
+    ("humanoid_CMU", "walk"),
+    ("humanoid_CMU", "run"),
 ]
 # Observation leaves computed by numpy ufuncs that differ from libm in the last bits (see above).
 INEXACT_LEAVES = {("finger", "touch"), ("hopper", "touch"), ("manipulator", "touch")}

@@ -10,6 +10,7 @@
 #include "cheetah.h"
 #include "finger.h"
 #include "hopper.h"
+#include "humanoid.h"
 #include "pendulum.h"
 #include "point_mass.h"
 #include "reacher.h"
@@ -80,6 +81,13 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<AcrobotEnv>(registry, {"acrobot", "swingup_sparse", 10}, "Swing up a two-link underactuated arm, sparse reward");
   add<PointMassEnv>(registry, {"point_mass", "easy", 20}, "Move a point mass to a target");
   add<PointMassEnv>(registry, {"point_mass", "hard", 20}, "Move a point mass to a target through mixed controls");
+  add<HumanoidEnv>(registry, {"humanoid", "stand", 25, 5}, "Make a 3D humanoid stand up");
+  add<HumanoidEnv>(registry, {"humanoid", "walk", 25, 5}, "Make a 3D humanoid walk");
+  add<HumanoidEnv>(registry, {"humanoid", "run", 25, 5}, "Make a 3D humanoid run");
+  add<HumanoidEnv>(registry, {"humanoid", "run_pure_state", 25, 5}, "Make a 3D humanoid run, observing its raw state");
+  add<HumanoidEnv>(registry, {"humanoid_CMU", "stand", 20, 10}, "Make the CMU humanoid stand up");
+  add<HumanoidEnv>(registry, {"humanoid_CMU", "walk", 20, 10}, "Make the CMU humanoid walk");
+  add<HumanoidEnv>(registry, {"humanoid_CMU", "run", 20, 10}, "Make the CMU humanoid run");
 }
 
 }  // namespace envhive

@@ -117,9 +117,9 @@ class DmcEnv : public Env {
   RandomState& random() { return random_; }
   // rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean().
   double small_control_mean() const {
-    double sum = 0.0;
-    for (int i = 0; i < m_->nu; ++i)
-      sum += tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray);
+    const double sum = npcompat::np_sum<double>(static_cast<size_t>(m_->nu), [this](size_t i) {
+      return tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray);
+    });
     return sum / m_->nu;
   }
   // randomizers.randomize_limited_and_rotational_joints(physics, random).
