@@ -58,6 +58,12 @@ TASKS = [
     ("humanoid_CMU", "stand"),
     ("humanoid_CMU", "walk"),
     ("humanoid_CMU", "run"),
+    ("fish", "upright"),
+    ("fish", "swim"),
+    ("swimmer", "swimmer6"),
+    ("swimmer", "swimmer15"),
+    ("lqr", "lqr_2_1"),
+    ("lqr", "lqr_6_2"),
 ]
 # Observation leaves computed by numpy ufuncs that differ from libm in the last bits (see above).
 INEXACT_LEAVES = {("finger", "touch"), ("hopper", "touch"), ("manipulator", "touch")}

@@ -9,11 +9,14 @@
 #include "cartpole.h"
 #include "cheetah.h"
 #include "finger.h"
+#include "fish.h"
 #include "hopper.h"
 #include "humanoid.h"
+#include "lqr.h"
 #include "pendulum.h"
 #include "point_mass.h"
 #include "reacher.h"
+#include "swimmer.h"
 #include "walker.h"
 #include "dmc_env.h"
 
@@ -56,8 +59,6 @@ void add(TaskRegistry& registry, const DmcTask& t, const std::string& doc) {
 void register_dmc(TaskRegistry& registry, ModelSource source) {
   mujoco::install_handlers();
   set_model_source(std::move(source));
-  const double inf = kInf;
-  (void)inf;
   add<CartpoleEnv>(registry, {"cartpole", "balance", 10}, "Balance a pole on a cart");
   add<CartpoleEnv>(registry, {"cartpole", "balance_sparse", 10}, "Balance a pole on a cart, sparse reward");
   add<CartpoleEnv>(registry, {"cartpole", "swingup", 10}, "Swing up and balance a pole on a cart");
@@ -88,6 +89,12 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<HumanoidEnv>(registry, {"humanoid_CMU", "stand", 20, 10}, "Make the CMU humanoid stand up");
   add<HumanoidEnv>(registry, {"humanoid_CMU", "walk", 20, 10}, "Make the CMU humanoid walk");
   add<HumanoidEnv>(registry, {"humanoid_CMU", "run", 20, 10}, "Make the CMU humanoid run");
+  add<FishEnv>(registry, {"fish", "upright", 40, 10}, "Make a 3D fish right itself");
+  add<FishEnv>(registry, {"fish", "swim", 40, 10}, "Make a 3D fish swim to a random target");
+  add<SwimmerEnv>(registry, {"swimmer", "swimmer6", 30, 15}, "Make a six-link planar swimmer reach a target");
+  add<SwimmerEnv>(registry, {"swimmer", "swimmer15", 30, 15}, "Make a fifteen-link planar swimmer reach a target");
+  add<LqrEnv>(registry, {"lqr", "lqr_2_1", kInf}, "Drive a random chain of two springs (one actuated) to rest");
+  add<LqrEnv>(registry, {"lqr", "lqr_6_2", kInf}, "Drive a random chain of six springs (two actuated) to rest");
 }
 
 }  // namespace envhive

@@ -46,11 +46,9 @@ class HumanoidEnv final : public DmcEnv {
     for (const int limb : limbs_) {
       double torso_to_limb[3];
       for (int k = 0; k < 3; ++k) torso_to_limb[k] = d_->xpos[3 * limb + k] - d_->xpos[3 * torso_ + k];
-      for (int col = 0; col < 3; ++col) {  // torso_to_limb.dot(frame): OpenBLAS's gemv, FMA-accumulated
-        double v = 0.0;
-        for (int row = 0; row < 3; ++row) v = std::fma(frame[3 * row + col], torso_to_limb[row], v);
-        w.put(v);
-      }
+      double in_frame[3];
+      vec_dot_mat3(torso_to_limb, frame, in_frame);
+      w.put(in_frame, 3);
     }
     w.put(frame + 6, 3);  // torso_vertical: (zx, zy, zz)
     w.put(d_->sensordata + subtreelinvel_, 3);  // com_velocity
