@@ -13,9 +13,11 @@
 #include "hopper.h"
 #include "humanoid.h"
 #include "lqr.h"
+#include "manipulator.h"
 #include "pendulum.h"
 #include "point_mass.h"
 #include "reacher.h"
+#include "stacker.h"
 #include "swimmer.h"
 #include "walker.h"
 #include "dmc_env.h"
@@ -95,6 +97,12 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<SwimmerEnv>(registry, {"swimmer", "swimmer15", 30, 15}, "Make a fifteen-link planar swimmer reach a target");
   add<LqrEnv>(registry, {"lqr", "lqr_2_1", kInf}, "Drive a random chain of two springs (one actuated) to rest");
   add<LqrEnv>(registry, {"lqr", "lqr_6_2", kInf}, "Drive a random chain of six springs (two actuated) to rest");
+  add<ManipulatorEnv>(registry, {"manipulator", "bring_ball", 10, 10}, "Bring a ball to a target with a planar arm");
+  add<ManipulatorEnv>(registry, {"manipulator", "bring_peg", 10, 10}, "Bring a peg to a target with a planar arm");
+  add<ManipulatorEnv>(registry, {"manipulator", "insert_ball", 10, 10}, "Put a ball into a cup with a planar arm");
+  add<ManipulatorEnv>(registry, {"manipulator", "insert_peg", 10, 10}, "Insert a peg into a slot with a planar arm");
+  add<StackerEnv>(registry, {"stacker", "stack_2", 10, 10}, "Stack two boxes with a planar arm");
+  add<StackerEnv>(registry, {"stacker", "stack_4", 10, 10}, "Stack four boxes with a planar arm");
 }
 
 }  // namespace envhive
