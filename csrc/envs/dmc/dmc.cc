@@ -16,6 +16,7 @@
 #include "manipulator.h"
 #include "pendulum.h"
 #include "point_mass.h"
+#include "quadruped.h"
 #include "reacher.h"
 #include "stacker.h"
 #include "swimmer.h"
@@ -103,6 +104,8 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<ManipulatorEnv>(registry, {"manipulator", "insert_peg", 10, 10}, "Insert a peg into a slot with a planar arm");
   add<StackerEnv>(registry, {"stacker", "stack_2", 10, 10}, "Stack two boxes with a planar arm");
   add<StackerEnv>(registry, {"stacker", "stack_4", 10, 10}, "Stack four boxes with a planar arm");
+  add<QuadrupedEnv>(registry, {"quadruped", "walk", 20, 4}, "Make a 3D quadruped walk");
+  add<QuadrupedEnv>(registry, {"quadruped", "run", 20, 4}, "Make a 3D quadruped run");
 }
 
 }  // namespace envhive
