@@ -74,7 +74,13 @@ TASKS = [
     ("quadruped", "run"),
 ]
 # Observation leaves computed by numpy ufuncs that differ from libm in the last bits (see above).
-INEXACT_LEAVES = {("finger", "touch"), ("hopper", "touch"), ("manipulator", "touch"), ("stacker", "touch"), ("quadruped", "force_torque")}
+INEXACT_LEAVES = {
+    ("finger", "touch"),
+    ("hopper", "touch"),
+    ("manipulator", "touch"),
+    ("stacker", "touch"),
+    ("quadruped", "force_torque"),
+}
 REWARD_RTOL = 1e-13
 STEPS = 60  # about two and a half episodes of EPISODE_STEPS
 EPISODE_STEPS = 25
