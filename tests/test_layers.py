@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "envhive.errors": 0,
     "envhive.checks": 0,
     "envhive.leaves": 0,
+    "envhive.dmc_assets": 1,
     "envhive.spaces": 0,
     "envhive.sdk": 0,
     "envhive.images": 0,

@@ -19,6 +19,9 @@ namespace envhive {
 struct StepResult {
   double reward = 0.0;
   bool terminated = false;
+  // The task's own clock ended the episode (dm_control's time_limit, in seconds of physics time):
+  // reported as a truncation, exactly like the pool's max_episode_steps, which stays independent.
+  bool truncated = false;
 };
 
 class Env {
@@ -71,9 +74,10 @@ class Env {
     throw std::logic_error("this task has no renderer (its Spaces declare no frame size)");
   }
 
-  // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would.
-  void seed(uint64_t s) { rng_.seed(s); }
-  void seed_from_os() { rng_.seed_from_os(); }
+  // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would. A task whose
+  // reference draws from another generator (dm_control's RandomState) overrides both.
+  virtual void seed(uint64_t s) { rng_.seed(s); }
+  virtual void seed_from_os() { rng_.seed_from_os(); }
   Pcg64& rng() { return rng_; }
 
  private:

@@ -188,7 +188,7 @@ inline Outcome EnvStepper::advance(int32_t id) {
         ++st.elapsed;
         out.reward = r.reward;
         out.terminated = r.terminated;
-        out.truncated = max_episode_steps_ > 0 && st.elapsed >= max_episode_steps_;
+        out.truncated = r.truncated || (max_episode_steps_ > 0 && st.elapsed >= max_episode_steps_);
         out.ended = out.terminated || out.truncated;
         st.needs_reset = out.ended;
         break;

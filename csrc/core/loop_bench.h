@@ -104,7 +104,7 @@ inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family)
         ++steps;
         write_obs();
         if (!info_ptr.empty()) env->write_info(info_ptr.data());
-        if (r.terminated || (max_steps > 0 && ++elapsed >= max_steps)) {
+        if (r.terminated || r.truncated || (max_steps > 0 && ++elapsed >= max_steps)) {
           env->reset();
           write_obs();
           elapsed = 0;

@@ -118,6 +118,32 @@ ModelPtr load_model(const std::string& xml_file) {
   return model;
 }
 
+ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::string, std::string>>& assets,
+                       const std::string& what) {
+  install_handlers();
+  // As mujoco.MjModel.from_xml_string(xml, assets): the XML is one more file of a VFS holding the
+  // assets, under a name none of them has.
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  std::string name = "model_.xml";
+  for (const auto& [asset, _] : assets)
+    if (asset == name) name = "_" + name;
+  char error[1024] = "";
+  mjModel* raw = nullptr;
+  try {
+    for (const auto& [asset, bytes] : assets)
+      mj_addBufferVFS(&vfs, asset.c_str(), bytes.data(), static_cast<int>(bytes.size()));
+    mj_addBufferVFS(&vfs, name.c_str(), xml.data(), static_cast<int>(xml.size()));
+    raw = mj_loadXML(name.c_str(), &vfs, error, sizeof(error));
+  } catch (const MujocoError& e) {
+    mj_deleteVFS(&vfs);
+    throw std::invalid_argument("could not load MuJoCo model " + what + ": " + e.what());
+  }
+  mj_deleteVFS(&vfs);
+  if (!raw) throw std::invalid_argument("could not load MuJoCo model " + what + ": " + error);
+  return ModelPtr(raw, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+}
+
 double standard_normal(Pcg64& rng) {
   bitgen_t bitgen;
   bitgen.state = &rng;

@@ -62,6 +62,11 @@ std::string resolve_model_path(const std::string& xml_file);
 // The compiled model of `xml_file`, loaded once and shared while anyone holds it (the cache is
 // keyed by resolved path, size and modification time). Throws std::invalid_argument on errors.
 ModelPtr load_model(const std::string& xml_file);
+// The model compiled from an XML string and its assets ({file name, contents}: the files it
+// includes, meshes, textures), as mujoco.MjModel.from_xml_string(xml, assets) compiles it; not
+// cached. `what` names it in errors. Throws std::invalid_argument on errors.
+ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::string, std::string>>& assets,
+                       const std::string& what);
 // numpy's Generator.standard_normal() on envhive's PCG64 stream (numpy's ziggurat, bit for bit).
 double standard_normal(Pcg64& rng);
 

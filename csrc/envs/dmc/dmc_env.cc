@@ -1,0 +1,207 @@
+#include "dmc_env.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace envhive::dmc {
+
+namespace {
+void delete_model(mjModel* m) {
+  if (m) mj_deleteModel(m);
+}
+}  // namespace
+
+std::vector<ConfigField> common_fields(const DmcTask& t) {
+  return {
+      {"time_limit", t.time_limit,
+       "Episode length in seconds of physics time (dm_control's time_limit; inf: none). The episode ends "
+       "truncated (discount 1) after ceil(time_limit / control timestep) steps."},
+      {"n_sub_steps", int64_t{t.n_sub_steps},
+       "Physics steps per control step (dm_control's n_sub_steps; default: the suite's, from its "
+       "control_timestep)."},
+      {"frame_skip", int64_t{1},
+       "Action repeat: each step applies the action this many control steps, rewards summed (stops where "
+       "the episode ends)."},
+      {"random", int64_t{-1},
+       "dm_control's task_kwargs['random']: env i's RandomState seed is random + i, in place of the pool's "
+       "seed (-1: the pool's seeds)."},
+  };
+}
+
+Params read_params(const DmcTask& t, const Config& c) {
+  Params p;
+  p.model = task_model(t.domain, t.task);
+  const int64_t n_sub_steps = c.integer("n_sub_steps");
+  if (n_sub_steps < 1 || n_sub_steps > 1000000)
+    throw std::invalid_argument("n_sub_steps must be in [1, 1000000], got " + std::to_string(n_sub_steps));
+  const int64_t frame_skip = c.integer("frame_skip");
+  if (frame_skip < 1 || frame_skip > 1000000)
+    throw std::invalid_argument("frame_skip must be in [1, 1000000], got " + std::to_string(frame_skip));
+  const double time_limit = c.real("time_limit");
+  if (!(time_limit > 0)) throw std::invalid_argument("time_limit must be > 0 (inf: none), got " + std::to_string(time_limit));
+  p.random = c.integer("random");
+  if (p.random < -1 || p.random > int64_t{0xffffffff})
+    throw std::invalid_argument("random must be a seed in [0, 2**32 - 1] (or -1: the pool's seeds), got " +
+                                std::to_string(p.random));
+  p.n_sub_steps = static_cast<int>(n_sub_steps);
+  p.frame_skip = static_cast<int>(frame_skip);
+  p.step_limit = std::isinf(time_limit) ? kInf : time_limit / (p.model.model->opt.timestep * p.n_sub_steps);
+  return p;
+}
+
+Spaces dmc_spaces(const mjModel& m, int64_t obs_size) {
+  Spaces s;
+  s.observation = SpaceSpec::box(DType::kFloat64, {obs_size}, {-kInf}, {kInf});
+  std::vector<double> low(static_cast<size_t>(m.nu), -mjMAXVAL), high(static_cast<size_t>(m.nu), mjMAXVAL);
+  for (int i = 0; i < m.nu; ++i) {
+    if (!m.actuator_ctrllimited[i]) continue;
+    low[i] = m.actuator_ctrlrange[2 * i];
+    high[i] = m.actuator_ctrlrange[2 * i + 1];
+  }
+  s.action = SpaceSpec::box(DType::kFloat64, {m.nu}, low, high);
+  return s;
+}
+
+DmcEnv::DmcEnv(const Params& p, int env_id)
+    : m_(p.model.model.get()),
+      shared_(p.model.model),
+      no_actuation_(p.model.no_actuation),
+      env_id_(env_id),
+      random_kwarg_(p.random),
+      n_sub_steps_(p.n_sub_steps),
+      frame_skip_(p.frame_skip),
+      step_limit_(p.step_limit) {
+  d_ = mj_makeData(m_);
+  if (!d_) throw std::runtime_error("mj_makeData failed");
+  warnings_before_.resize(mjNWARNING);
+}
+
+DmcEnv::~DmcEnv() {
+  if (d_) mj_deleteData(d_);
+  delete_model(own_);
+}
+
+void DmcEnv::seed(uint64_t s) {
+  // The pool seeds every env once when it is built: task_kwargs["random"] replaces that seed.
+  if (!seeded_ && random_kwarg_ >= 0) s = static_cast<uint64_t>(random_kwarg_) + static_cast<uint64_t>(env_id_);
+  seeded_ = true;
+  random_.seed(s);
+}
+
+void DmcEnv::seed_from_os() {
+  if (!seeded_ && random_kwarg_ >= 0) return seed(0);
+  seeded_ = true;
+  random_.seed_from_os();
+}
+
+mjModel* DmcEnv::own_model() {
+  if (!own_) {
+    own_ = mj_copyModel(nullptr, shared_.get());
+    if (!own_) throw std::runtime_error("mj_copyModel failed");
+    m_ = own_;
+  }
+  return own_;
+}
+
+int DmcEnv::id(mjtObj type, const char* name) const {
+  const int i = mj_name2id(m_, type, name);
+  if (i < 0) throw std::invalid_argument(std::string("the model has no ") + mju_type2Str(type) + " named '" + name + "'");
+  return i;
+}
+
+void DmcEnv::forward_without_actuation() {
+  if (own_) {
+    const int flags = own_->opt.disableflags;
+    own_->opt.disableflags |= mjDSBL_ACTUATION;
+    mj_forward(own_, d_);
+    own_->opt.disableflags = flags;
+  } else {
+    mj_forward(no_actuation_.get(), d_);
+  }
+}
+
+void DmcEnv::reset() {
+  step_count_ = 0;
+  mj_resetData(m_, d_);
+  forward_without_actuation();  // Physics.reset (a PhysicsError there is ignored)
+  initialize_episode();
+  for (int i = 0; i < mjNWARNING; ++i) warnings_before_[i] = d_->warning[i].number;
+  forward_without_actuation();  // Physics.after_reset
+  check_warnings();
+}
+
+void DmcEnv::before_step(const double* action) { std::memcpy(d_->ctrl, action, sizeof(double) * static_cast<size_t>(m_->nu)); }
+
+void DmcEnv::check_warnings() const {
+  for (int i = 0; i < mjNWARNING; ++i)
+    if (d_->warning[i].number > warnings_before_[i])
+      throw std::runtime_error(std::string("dm_control PhysicsError: physics state is invalid (MuJoCo warning ") +
+                               std::to_string(i) + ": " + mju_warningText(i, d_->warning[i].lastinfo) + ")");
+}
+
+void DmcEnv::physics_step(int n) {
+  for (int i = 0; i < mjNWARNING; ++i) warnings_before_[i] = d_->warning[i].number;
+  if (m_->opt.integrator != mjINT_RK4) {
+    mj_step2(m_, d_);
+    for (int i = 1; i < n; ++i) mj_step(m_, d_);
+  } else {
+    for (int i = 0; i < n; ++i) mj_step(m_, d_);
+  }
+  mj_step1(m_, d_);
+  check_warnings();
+}
+
+StepResult DmcEnv::step(const void* action) {
+  const double* a = static_cast<const double*>(action);
+  StepResult r;
+  for (int k = 0; k < frame_skip_; ++k) {
+    before_step(a);
+    physics_step(n_sub_steps_);
+    r.reward += reward();
+    ++step_count_;
+    if (static_cast<double>(step_count_) >= step_limit_) {
+      r.truncated = true;
+      break;
+    }
+    if (terminated()) {
+      r.terminated = true;
+      break;
+    }
+  }
+  return r;
+}
+
+void DmcEnv::randomize_limited_and_rotational_joints() {
+  for (int j = 0; j < m_->njnt; ++j) {
+    const int type = m_->jnt_type[j];
+    const double lo = m_->jnt_range[2 * j], hi = m_->jnt_range[2 * j + 1];
+    double* qpos = d_->qpos + m_->jnt_qposadr[j];
+    if (m_->jnt_limited[j]) {
+      if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
+        qpos[0] = random_.uniform(lo, hi);
+      } else if (type == mjJNT_BALL) {
+        // random_limited_quaternion(random, range_max)
+        double axis[3];
+        for (double& v : axis) v = random_.standard_normal();
+        const double norm = linalg_norm(axis, 3);
+        for (double& v : axis) v /= norm;
+        const double angle = random_.random_sample() * hi;
+        mju_axisAngle2Quat(qpos, axis, angle);
+      }
+    } else if (type == mjJNT_HINGE) {
+      qpos[0] = random_.uniform(-npcompat::kPi, npcompat::kPi);
+    } else if (type == mjJNT_BALL) {
+      double quat[4];
+      for (double& v : quat) v = random_.standard_normal();
+      const double norm = linalg_norm(quat, 4);
+      for (int i = 0; i < 4; ++i) qpos[i] = quat[i] / norm;
+    } else if (type == mjJNT_FREE) {
+      double quat[4];
+      for (double& v : quat) v = random_.random_sample();  // dm_control's rand, not randn (kept for its benchmarks)
+      const double norm = linalg_norm(quat, 4);
+      for (int i = 0; i < 4; ++i) qpos[3 + i] = quat[i] / norm;
+    }
+  }
+}
+
+}  // namespace envhive::dmc

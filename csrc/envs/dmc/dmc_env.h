@@ -1,0 +1,175 @@
+// The DeepMind Control Suite's tasks on envhive's pool: dm_control's control.Environment and
+// mujoco.Physics, step for step, over the libmujoco the MuJoCo family links (its model loading,
+// error handlers and renderer are shared, not copied).
+//
+// What makes an env's episodes those of suite.load(domain, task, task_kwargs={"random": seed}):
+//  - the model compiled from the suite's own XML (model_source.h: the XML and assets dm_control
+//    itself builds, fetched once per process through the module's Python hook);
+//  - dm_control's RandomState (core/random_state.h) seeded with the env's seed, and the task's
+//    draws in the suite's order;
+//  - dm_control's call sequence: reset = mj_resetData, mj_forward without actuation, the task's
+//    initialize_episode, mj_forward without actuation again (Physics.reset_context); step =
+//    ctrl = action, mj_step2, mj_step x (n_sub_steps - 1), mj_step1 (Physics.step, legacy_step);
+//  - control.Environment's episode end: after ceil(time_limit / control_timestep) steps the episode
+//    is LAST with discount 1 (a truncation here), or earlier when the task terminates (discount 0).
+// frame_skip repeats an action (rewards summed, stopping where the episode ends: DrQ's
+// ActionRepeat). A physics warning raised while stepping (dm_control's PhysicsError) throws.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../core/random_state.h"
+#include "../../core/task.h"
+#include "../mujoco/mujoco_env.h"
+#include "linalg.h"
+#include "model_source.h"
+#include "rewards.h"
+
+namespace envhive::dmc {
+
+// A registration's view of one suite task.
+struct DmcTask {
+  std::string domain;  // dm_control's domain name ("cartpole")
+  std::string task;    // its task name ("swingup_sparse")
+  double time_limit;   // seconds (inf: no limit)
+  // Physics steps per control step: control_timestep / model timestep for the tasks that pass a
+  // control_timestep, else 1 (tests/test_dmc_alignment.py checks each against dm_control).
+  int n_sub_steps = 1;
+};
+
+// Writes consecutive float64 values into the flat observation (dm_control's keys in order).
+struct ObsWriter {
+  double* p;
+  explicit ObsWriter(void* dst) : p(static_cast<double*>(dst)) {}
+  void put(const double* src, size_t n) {
+    std::memcpy(p, src, n * sizeof(double));
+    p += n;
+  }
+  void put(double v) { *p++ = v; }
+};
+
+// The config fields every suite task has, with the task's defaults.
+std::vector<ConfigField> common_fields(const DmcTask& t);
+
+// The settings of one pool, read from its config.
+struct Params {
+  TaskModel model;
+  int n_sub_steps = 1;
+  int frame_skip = 1;
+  double step_limit = kInf;  // control.Environment._step_limit
+  int64_t random = -1;       // task_kwargs["random"]: env i seeds random + i; -1: the pool's seeds
+};
+Params read_params(const DmcTask& t, const Config& c);
+
+class DmcEnv : public Env {
+ public:
+  DmcEnv(const Params& p, int env_id);
+  ~DmcEnv() override;
+  DmcEnv(const DmcEnv&) = delete;
+  DmcEnv& operator=(const DmcEnv&) = delete;
+
+  void seed(uint64_t s) override;
+  void seed_from_os() override;
+  void reset() final;
+  StepResult step(const void* action) final;
+  void write_obs(void* dst) const final {
+    ObsWriter w(dst);
+    observe(w);
+  }
+
+ protected:
+  // Task.initialize_episode (inside reset_context: after mj_resetData and a forward).
+  virtual void initialize_episode() = 0;
+  // Task.get_observation, leaf after leaf in dm_control's key order.
+  virtual void observe(ObsWriter& w) const = 0;
+  virtual double reward() const = 0;
+  // Task.get_termination: true where it returns a discount (always 0.0 in the suite).
+  virtual bool terminated() const { return false; }
+  // Task.before_step: set_control(action) unless overridden.
+  virtual void before_step(const double* action);
+
+  // Physics.after_reset / forward without actuation (Model.disable('actuation')).
+  void forward_without_actuation();
+  // mj_forward (Physics.forward) with actuation.
+  void forward() { mj_forward(m_, d_); }
+  // The model this env steps: the shared one, or its own copy (own_model()).
+  mjModel* own_model();
+
+  // --- dm_control's named accessors ---
+  int id(mjtObj type, const char* name) const;
+  int body(const char* name) const { return id(mjOBJ_BODY, name); }
+  int joint_qpos(const char* name) const { return m_->jnt_qposadr[id(mjOBJ_JOINT, name)]; }
+  int joint_dof(const char* name) const { return m_->jnt_dofadr[id(mjOBJ_JOINT, name)]; }
+  int sensor_adr(const char* name) const { return m_->sensor_adr[id(mjOBJ_SENSOR, name)]; }
+  // sensordata of a named sensor (its first value).
+  const double* sensor(const char* name) const { return d_->sensordata + m_->sensor_adr[id(mjOBJ_SENSOR, name)]; }
+  int sensor_dim(const char* name) const { return m_->sensor_dim[id(mjOBJ_SENSOR, name)]; }
+  // data.xmat[body, 'zz'] etc.: row r, column c of the body's rotation.
+  double xmat(int body, int r, int c) const { return d_->xmat[9 * body + 3 * r + c]; }
+  // physics.position() / velocity() / control(): qpos / qvel / ctrl.
+  void put_velocity(ObsWriter& w) const { w.put(d_->qvel, static_cast<size_t>(m_->nv)); }
+  RandomState& random() { return random_; }
+  // rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean().
+  double small_control_mean() const {
+    const double sum = npcompat::np_sum<double>(static_cast<size_t>(m_->nu), [this](size_t i) {
+      return tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray);
+    });
+    return sum / m_->nu;
+  }
+  // randomizers.randomize_limited_and_rotational_joints(physics, random).
+  void randomize_limited_and_rotational_joints();
+
+  const mjModel* m_;
+  mjData* d_ = nullptr;
+
+  // Physics.step(n) with legacy_step: mj_step2, mj_step x (n - 1), mj_step1; a MuJoCo warning
+  // raised meanwhile throws (Physics.check_invalid_state).
+  void physics_step(int n);
+
+ private:
+  // Physics.check_invalid_state: a MuJoCo warning raised since warnings_before_ throws.
+  void check_warnings() const;
+
+  ModelPtr shared_;
+  mjModel* own_ = nullptr;   // this env's copy, when a task edits its model (fish's target)
+  ModelPtr no_actuation_;    // the shared model with actuation disabled (forward_without_actuation)
+  RandomState random_;
+  int env_id_;
+  int64_t random_kwarg_;
+  bool seeded_ = false;
+  int n_sub_steps_, frame_skip_;
+  double step_limit_;
+  int64_t step_count_ = 0;
+  std::vector<int> warnings_before_;
+};
+
+// A shorthand for a task's flat Box spaces: observation float64 of `obs_size`, action float64
+// from the actuators' ctrlrange (dm_control's action_spec; -inf/inf where not ctrllimited).
+Spaces dmc_spaces(const mjModel& m, int64_t obs_size);
+
+}  // namespace envhive::dmc
+
+namespace envhive {
+
+// A suite task class E declares obs_size(model) and a constructor E(Params, env_id, DmcTask); the
+// family adds the common kwargs and loads the model once.
+template <class E>
+  requires std::derived_from<E, dmc::DmcEnv>
+struct TaskTraits<E> {
+  static std::vector<ConfigField> config(const dmc::DmcTask& t) { return dmc::common_fields(t); }
+  static Spaces spaces(const Config& c, const dmc::DmcTask& t) {
+    const dmc::Params p = dmc::read_params(t, c);
+    return dmc::dmc_spaces(*p.model.model, E::obs_size(*p.model.model, t));
+  }
+  static std::unique_ptr<Env> make(const Config& c, int env_id, const dmc::DmcTask& t) {
+    return std::make_unique<E>(dmc::read_params(t, c), env_id, t);
+  }
+};
+
+}  // namespace envhive

@@ -1,0 +1,47 @@
+// dm_control's hopper domain (suite/hopper.py): stand, hop.
+#pragma once
+
+#include "dmc_env.h"
+
+namespace envhive::dmc {
+
+class HopperEnv final : public DmcEnv {
+ public:
+  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq - 1 + m.nv + 2; }
+
+  HopperEnv(const Params& p, int env_id, const DmcTask& t)
+      : DmcEnv(p, env_id),
+        hopping_(t.task == "hop"),
+        torso_(body("torso")),
+        foot_(body("foot")),
+        subtreelinvel_(sensor_adr("torso_subtreelinvel")),
+        touch_toe_(sensor_adr("touch_toe")),
+        touch_heel_(sensor_adr("touch_heel")) {}
+
+ protected:
+  void initialize_episode() override { randomize_limited_and_rotational_joints(); }
+
+  void observe(ObsWriter& w) const override {
+    w.put(d_->qpos + 1, static_cast<size_t>(m_->nq - 1));  // position
+    put_velocity(w);
+    w.put(std::log1p(d_->sensordata[touch_toe_]));  // touch (numpy's log1p: see rewards.h)
+    w.put(std::log1p(d_->sensordata[touch_heel_]));
+  }
+
+  double reward() const override {
+    const double height = d_->xipos[3 * torso_ + 2] - d_->xipos[3 * foot_ + 2];
+    const double standing = tolerance(height, {.lower = 0.6, .upper = 2});
+    if (hopping_) {
+      const double hopping = tolerance(d_->sensordata[subtreelinvel_],
+                                       {.lower = 2, .upper = kInf, .margin = 1, .sigmoid = Sigmoid::kLinear, .value_at_margin = 0.5});
+      return standing * hopping;
+    }
+    return standing * (small_control_mean() + 4) / 5;
+  }
+
+ private:
+  bool hopping_;
+  int torso_, foot_, subtreelinvel_, touch_toe_, touch_heel_;
+};
+
+}  // namespace envhive::dmc

@@ -1,0 +1,41 @@
+// Where a suite task's model comes from: the XML dm_control itself builds for the task (its asset
+// files, and for cartpole's poles, swimmer's links, stacker's boxes, manipulator's objects, dog's
+// and quadruped's floors, lqr's chain: what the suite's Python edits make of them), compiled once
+// per process and shared read-only by every env of that task.
+//
+// The XML is produced in Python (envhive.dmc_assets, which calls dm_control): the family module's
+// bindings install the hook (set_model_source). It runs when a task's spaces are first resolved --
+// never while an env steps.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace envhive::dmc {
+
+using ModelPtr = std::shared_ptr<const mjModel>;
+
+// A task's model as dm_control hands it to Physics.from_xml_string: the XML and its assets.
+struct ModelFiles {
+  std::string xml;
+  std::vector<std::pair<std::string, std::string>> assets;  // {file name, contents}
+};
+using ModelSource = std::function<ModelFiles(const std::string& domain, const std::string& task)>;
+
+// Installed once by the module (the GIL is taken inside the hook when it calls Python).
+void set_model_source(ModelSource source);
+
+// The compiled model of a suite task and its twin with actuation disabled (what
+// Model.disable('actuation') makes of it for Physics.after_reset's forward); made on first use,
+// kept for the life of the process (a handful of tasks).
+struct TaskModel {
+  ModelPtr model, no_actuation;
+};
+const TaskModel& task_model(const std::string& domain, const std::string& task);
+
+}  // namespace envhive::dmc

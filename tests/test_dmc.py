@@ -1,0 +1,149 @@
+"""The DeepMind Control Suite family beyond plain lock-step (tests/test_dmc_alignment.py): which
+suite tasks exist, reseeding, the other autoreset modes, frame_skip, task_kwargs["random"], the
+dm_env view, Gymnasium ids, and bad input."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+import envhive
+from envhive.registry import task_info
+
+suite = pytest.importorskip("dm_control.suite")
+
+from test_dmc_alignment import TASKS, _assert_obs, _dm_env, envpool_id  # noqa: E402
+
+# Suite tasks without a native task yet (their ids are not registered).
+NOT_YET = {("dog", t) for t in ("stand", "walk", "trot", "run", "fetch")} | {
+    ("quadruped", "escape"),
+    ("quadruped", "fetch"),
+}
+
+
+def test_registered_tasks_are_the_suite_minus_the_ones_not_done() -> None:
+    dmc_ids = {t for t in envhive.list_envs() if task_info(t).family == "dmc"}
+    expected = {envpool_id(d, t) for d, t in TASKS} | {f"dm_control/{d}-{t}-v0" for d, t in TASKS}
+    assert dmc_ids == expected
+    assert set(TASKS) | NOT_YET == set(suite.ALL_TASKS) and not set(TASKS) & NOT_YET
+
+
+def _walk(env, refs, steps: int, rng: np.random.Generator, domain: str) -> None:
+    """next_step autoreset lock-step of `env` (already reset) against dm_control envs `refs`."""
+    ended = [False] * len(refs)
+    for t in range(steps):
+        actions = rng.uniform(-1, 1, size=(len(refs), *refs[0].action_spec().shape))
+        obs, reward, terminated, truncated, _ = env.step(actions)
+        for i, ref in enumerate(refs):
+            ts = ref.step(actions[i])
+            _assert_obs(domain, obs[i], ts.observation, f"step {t} env {i}")
+            if not ended[i]:
+                np.testing.assert_allclose(reward[i], ts.reward, rtol=1e-13)
+                assert truncated[i] == (ts.last() and ts.discount == 1.0)
+            ended[i] = bool(ts.last()) and not ended[i]
+
+
+@pytest.mark.parametrize(("domain", "task"), [("lqr", "lqr_2_1"), ("walker", "walk")])
+def test_reset_with_new_seeds_plays_dm_controls_episodes_for_them(domain: str, task: str) -> None:
+    # lqr: a new seed also redraws the model's stiffness, as suite.load(random=seed) would.
+    tl = 10 * _dm_env(domain, task, 0).control_timestep()
+    env = envhive.make(envpool_id(domain, task), num_envs=2, seed=0, time_limit=tl)
+    env.reset()
+    obs, _ = env.reset(seed=[11, 12])
+    refs = [_dm_env(domain, task, s, tl) for s in (11, 12)]
+    for i, ref in enumerate(refs):
+        _assert_obs(domain, obs[i], ref.reset().observation, f"reset env {i}")
+    _walk(env, refs, 25, np.random.default_rng(1), domain)
+
+
+@pytest.mark.parametrize("mode", ["same_step", "disabled"])
+def test_other_autoreset_modes(mode: str) -> None:
+    domain, task = "cartpole", "swingup"
+    tl = 8 * _dm_env(domain, task, 0).control_timestep()
+    env = envhive.make(envpool_id(domain, task), num_envs=1, seed=3, time_limit=tl, autoreset_mode=mode)
+    ref = _dm_env(domain, task, 3, tl)
+    obs, _ = env.reset()
+    _assert_obs(domain, obs[0], ref.reset().observation, "reset")
+    rng = np.random.default_rng(0)
+    for t in range(20):
+        action = rng.uniform(-1, 1, size=(1, 1))
+        obs, reward, terminated, truncated, info = env.step(action)
+        ts = ref.step(action[0])
+        np.testing.assert_allclose(reward[0], ts.reward, rtol=1e-13)
+        assert truncated[0] == ts.last() and not terminated[0]
+        if not ts.last():
+            _assert_obs(domain, obs[0], ts.observation, f"step {t}")
+        elif mode == "same_step":
+            _assert_obs(domain, info["final_obs"][0], ts.observation, f"final {t}")
+            _assert_obs(domain, obs[0], ref.reset().observation, f"reset {t}")
+        else:
+            _assert_obs(domain, obs[0], ts.observation, f"last {t}")
+            obs, _ = env.reset(options={"reset_mask": np.array([True])})
+            _assert_obs(domain, obs[0], ref.reset().observation, f"reset {t}")
+
+
+def test_frame_skip_repeats_the_action_and_sums_rewards_until_the_episode_ends() -> None:
+    domain, task, k = "walker", "run", 3
+    tl = 10 * _dm_env(domain, task, 0).control_timestep()  # 10 control steps: 3 + 3 + 3 + 1
+    env = envhive.make(envpool_id(domain, task), num_envs=1, seed=4, time_limit=tl, frame_skip=k)
+    ref = _dm_env(domain, task, 4, tl)
+    env.reset()
+    ref.reset()
+    rng = np.random.default_rng(2)
+    for t in range(4):
+        action = rng.uniform(-1, 1, size=(1, 6))
+        obs, reward, _, truncated, _ = env.step(action)
+        total = 0.0
+        for _ in range(k):
+            ts = ref.step(action[0])
+            total += ts.reward
+            if ts.last():
+                break
+        _assert_obs(domain, obs[0], ts.observation, f"step {t}")
+        np.testing.assert_allclose(reward[0], total, rtol=1e-13)
+        assert truncated[0] == (t == 3)
+
+
+def test_random_kwarg_seeds_like_task_kwargs() -> None:
+    env = envhive.make("CheetahRun-v1", num_envs=2, seed=0, random=20)
+    obs, _ = env.reset()
+    for i in range(2):
+        _assert_obs("cheetah", obs[i], _dm_env("cheetah", "run", 20 + i).reset().observation, f"env {i}")
+
+
+def test_dm_view_step_types_and_discounts() -> None:
+    domain, task = "lqr", "lqr_2_1"
+    tl = 5 * _dm_env(domain, task, 0).control_timestep()
+    dm = envhive.make_dm(envpool_id(domain, task), num_envs=1, seed=9, time_limit=tl)
+    ref = _dm_env(domain, task, 9, tl)
+    first = dm.reset()
+    assert int(first.step_type[0]) == 0
+    ref.reset()
+    for _ in range(12):
+        action = np.full((1, 1), 0.3)
+        ts, ref_ts = dm.step(action), ref.step(action[0])
+        assert int(ts.step_type[0]) == int(ref_ts.step_type)
+        if not ref_ts.first():
+            assert float(ts.discount[0]) == ref_ts.discount
+
+
+def test_shimmy_and_envpool_ids_are_the_same_task_through_gymnasium() -> None:
+    a = gymnasium.make_vec("dm_control/walker-walk-v0", num_envs=2, seed=1)
+    b = envhive.make("WalkerWalk-v1", num_envs=2, seed=1)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+
+
+def test_bad_input_names_the_problem() -> None:
+    with pytest.raises(TypeError, match="valid kwargs are: .*frame_skip.*n_sub_steps.*random.*time_limit"):
+        envhive.make("CheetahRun-v1", time_limt=3)
+    with pytest.raises(ValueError, match="n_sub_steps must be"):
+        envhive.make("CheetahRun-v1", n_sub_steps=0)
+    with pytest.raises(ValueError, match="frame_skip must be"):
+        envhive.make("CheetahRun-v1", frame_skip=0)
+    with pytest.raises(ValueError, match="time_limit must be > 0"):
+        envhive.make("CheetahRun-v1", time_limit=0.0)
+    with pytest.raises(ValueError, match="random must be a seed"):
+        envhive.make("CheetahRun-v1", random=2**32)
+    with pytest.raises(envhive.UnknownTaskError, match="CheetahRun-v1"):
+        envhive.make("CheetahRunn-v1")
