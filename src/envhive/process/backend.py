@@ -79,7 +79,7 @@ class ProcessBackend:
         try:
             pool.check_usable()
             if mask is None:
-                pool.discard_all()
+                pool.completions.discard_all()
                 pool.check_usable()
                 self._in_flight[:] = False
                 ids = np.arange(self.num_envs)
@@ -103,7 +103,7 @@ class ProcessBackend:
                 obs, _, _, _, info = self._recv(None)
                 return obs, info
             try:
-                pool.wait_all()
+                pool.completions.wait_all()
             except WorkerDiedError as error:
                 self._in_flight[:] = False
                 self._after_death(error)
@@ -120,7 +120,7 @@ class ProcessBackend:
         try:
             pool.check_usable()
             if mask is None:
-                pool.discard_all()
+                pool.completions.discard_all()
                 pool.check_usable()
                 self._in_flight[:] = False
                 ids = np.arange(self.num_envs)
@@ -190,7 +190,7 @@ class ProcessBackend:
         pool = self.pool
         if flags < 0:
             try:
-                pool.wait_all(None, spin=False)
+                pool.completions.wait_all(None, spin=False)
             except WorkerDiedError as error:  # the other workers' envs completed before the error was raised
                 self._in_flight[:] = False
                 self._after_death(error)
@@ -275,10 +275,10 @@ class ProcessBackend:
             )
         try:
             if self._sync:
-                pool.wait_all(timeout)
+                pool.completions.wait_all(timeout)
                 ids = self._all_ids
             else:
-                ids = pool.wait_any(self.batch_size, timeout)
+                ids = pool.completions.wait_any(self.batch_size, timeout)
         except WorkerDiedError as error:
             if self._sync:  # the other workers' envs completed before the error was raised
                 self._in_flight[:] = False

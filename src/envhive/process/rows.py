@@ -69,7 +69,7 @@ class RowReader:
         # (no local may hold a view of the arena when an exception leaves this frame: a traceback
         # kept by the caller would keep the mapping alive after close)
         if flags & FLAG_ERROR and (self.status.any() if full else self.status[ids].any()):
-            pool.drain_all()
+            pool.completions.drain_all()
             self.raise_env_errors(ids[np.flatnonzero(self.status[ids])])
         obs_parts = self._obs_parts(self.obs, ids, full)
         if full:
@@ -93,8 +93,8 @@ class RowReader:
         obs = obs_parts[0] if self.flat_obs else nest(self.space, obs_parts)
         infos: dict[str, Any] = {}
         if kinds is not None and kinds.any():
-            pool.learn_layouts(kinds)
-            infos = pool.infos.batch(0, ids, kinds, lambda e: pool.pickled_info(e, 0))
+            pool.completions.learn_layouts(kinds)
+            infos = pool.infos.batch(0, ids, kinds, lambda e: pool.completions.pickled_info(e, 0))
         if self.final_obs and flags & FLAG_FINAL:
             self._add_final(ids, infos)
         infos["env_id"] = self.all_ids.copy() if full else ids.astype(np.int32)
@@ -107,7 +107,7 @@ class RowReader:
             id_list = ids.tolist()
             prefix = "obs" if arrays is self.obs else "final_obs"
             return [
-                self.pool.read_objects(f"{prefix}{i}", id_list) if is_object else arr[ids]
+                self.pool.completions.read_objects(f"{prefix}{i}", id_list) if is_object else arr[ids]
                 for i, (arr, is_object) in enumerate(zip(arrays, self.objects, strict=True))
             ]
         return [arr.copy() for arr in arrays] if full else [arr[ids] for arr in arrays]
@@ -129,8 +129,8 @@ class RowReader:
         kinds[rows] = pool.arrays["final_info_kind"][final_ids]
         final_info: dict[str, Any] = {}
         if kinds.any():
-            pool.learn_layouts(kinds)
-            final_info = pool.infos.batch(1, ids, kinds, lambda e: pool.pickled_info(e, 1))
+            pool.completions.learn_layouts(kinds)
+            final_info = pool.infos.batch(1, ids, kinds, lambda e: pool.completions.pickled_info(e, 1))
         mask = has.copy()
         env_id = np.zeros(size, dtype=np.int32)
         env_id[rows] = final_ids
@@ -146,7 +146,7 @@ class RowReader:
         episode on their next step (DISABLED: need a reset)."""
         pool = self.pool
         failed_ids = [int(i) for i in failed]
-        texts = [pool.errors.pop(i, "(no traceback came back)") for i in failed_ids]
+        texts = [pool.completions.errors.pop(i, "(no traceback came back)") for i in failed_ids]
         self.ended[failed] = True
         self.status[failed] = 0
         head = texts[0].strip().splitlines()[0] if texts[0].strip() else "error"
