@@ -15,24 +15,43 @@ import pickle
 import select
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from envhive.errors import PoolClosedError
 from envhive.process.arena import LINE_WORDS
-from envhive.process.infos import WORKER_SHIFT
+from envhive.process.infos import WORKER_SHIFT, InfoReader
 from envhive.process.waiting import SIGNAL_CHECK_MS, Spinner, fence, on_main_thread
 from envhive.process.workers import CLOSED_MESSAGE, WorkerDiedError, WorkerHandle
 
-if TYPE_CHECKING:
-    from envhive.process.pool import ProcessPool
+
+class Pool(Protocol):
+    """What the completion side reads of its pool (``envhive.process.pool.ProcessPool``)."""
+
+    workers: list[WorkerHandle]
+    done: Any  # the parent's eventfd (waiting.EventFd)
+    done_head: Any
+    done_ring: Any
+    head_words: list[int]
+    capacity: int
+    parent_waiting: Any
+    want_total: Any
+    spin_s: float
+    closing: bool
+    arrays: Any
+    worker_of: np.ndarray
+    infos: InfoReader
+
+    def pending(self) -> int: ...
+
+    def died(self, h: WorkerHandle) -> WorkerDiedError: ...
 
 
 class Completions:
     """The completion side of ``pool``: counters, rings and pipes it reads (see the module doc)."""
 
-    def __init__(self, pool: ProcessPool) -> None:
+    def __init__(self, pool: Pool) -> None:
         self.pool = pool
         self.workers = pool.workers
         self.done = pool.done
