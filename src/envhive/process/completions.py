@@ -69,6 +69,10 @@ class Completions:
         self._fd_owner: dict[int, tuple[str, WorkerHandle | None]] = {}
         self._rotate = 0
 
+    def drop_views(self) -> None:
+        """Forget every view of the arena (before it is unmapped: close())."""
+        self.done_head = self.done_ring = self.parent_waiting = self.want_total = None
+
     def forget_poller(self) -> None:
         """The workers' descriptors changed (a death, a restart): the next wait polls afresh."""
         self._poller = None

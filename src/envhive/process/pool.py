@@ -391,6 +391,8 @@ class ProcessPool:
             self._wire = None  # it holds views of the arena
             if drop_views is not None:
                 drop_views()
+            if hasattr(self, "completions"):
+                self.completions.drop_views()
             for name in ("arrays", "cmd_ring", "cmd_head", "done_ring"):
                 if hasattr(self, name):
                     setattr(self, name, None)
