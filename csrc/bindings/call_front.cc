@@ -67,6 +67,18 @@ void CallFront::check_action_values(const std::byte* rows, const std::vector<int
     check(reinterpret_cast<const double*>(rows));
 }
 
+void CallFront::check_fits_float32(const double* v, const std::vector<int32_t>& ids) const {
+  const size_t per = pool_.spaces().action.count();
+  constexpr double kFloat32Max = 3.4028234663852886e38;
+  for (size_t i = 0; i < ids.size() * per; ++i)
+    if (std::isfinite(v[i]) && std::fabs(v[i]) > kFloat32Max) {
+      std::ostringstream msg;
+      msg << "action for env " << ids[i / per] << " is not finite as float32 (" << v[i]
+          << " overflows it); envhive rejects NaN and infinite actions";
+      throw std::invalid_argument(msg.str());
+    }
+}
+
 void CallFront::check_steppable(const std::vector<int32_t>& ids, bool held) const {
   if (pool_.never_reset() > 0)
     for (int32_t id : held ? all_ids_ : ids)

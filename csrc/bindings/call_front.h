@@ -49,6 +49,9 @@ class CallFront {
   // Every env in `ids` may be stepped: reset at least once and (DISABLED) not at an episode's end.
   // `held`: a partial sync step, whose other envs report their state too (so must have been reset).
   void check_steppable(const std::vector<int32_t>& ids, bool held = false) const;
+  // Real actions given as float64 for a float32 Box: each finite value must stay finite as float32
+  // (1e300 would become inf in the cast).
+  void check_fits_float32(const double* values, const std::vector<int32_t>& ids) const;
   // A batch can be received: at least batch_size envs are in flight.
   void check_can_receive() const;
   // `actions` (n rows, any integer dtype for Discrete, a real or integer one for Box) converted to

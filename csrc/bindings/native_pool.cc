@@ -315,6 +315,13 @@ nb::object NativePool::convert_actions(nb::handle actions, const std::vector<int
     throw nb::type_error(("actions for a Box action space must be real numbers, got dtype " + dtype_text(a)).c_str());
   }
   const int target = discrete ? NPY_INT64 : npy_type(act.dtype);
+  if (target == NPY_FLOAT32 && PyArray_TYPE(a) == NPY_FLOAT64) {  // before the cast, which would warn
+    PyObject* wide = PyArray_FromAny(arr, PyArray_DescrFromType(NPY_FLOAT64), 0, 0,
+                                     NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, nullptr);
+    if (!wide) throw nb::python_error();
+    nb::object wide_holder = nb::steal(wide);
+    front_->check_fits_float32(static_cast<const double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(wide))), ids);
+  }
   PyObject* conv = PyArray_FromAny(arr, PyArray_DescrFromType(target), 0, 0,
                                    NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST, nullptr);
   if (!conv) throw nb::python_error();

@@ -140,7 +140,8 @@ class ProcessBackend:
         pool.enter()
         try:
             # The common sync step, in C++ (which also checks that nothing is in flight)
-            if env_ids is None and self._wire_ok and self._all_reset and pool.broken is None and not pool.closing:
+            wire = self._wire_ok and type(actions) is np.ndarray and env_ids is None
+            if wire and self._all_reset and pool.broken is None and not pool.closing:
                 flags = pool.wire_step(actions)
                 if flags != -2:  # -2: not taken (another dtype or shape, a value out of range)
                     return self._wire_finish(flags)
