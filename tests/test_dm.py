@@ -271,3 +271,30 @@ def test_native_dm_calls_check_their_timestep_type() -> None:
     np.testing.assert_array_equal(info["elapsed_step"], [1, 1])
     assert not terminated.any() and not truncated.any()
     vec.close()
+
+
+def test_the_dm_facade_has_xla_with_the_same_timesteps() -> None:
+    """make_dm(...).xla(): TimeSteps of JAX arrays equal to the numpy facade's, step for step."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    env = envhive.make_dm("CartPole-v1", num_envs=3, seed=5, max_episode_steps=15)
+    ref = envhive.make_dm("CartPole-v1", num_envs=3, seed=5, max_episode_steps=15)
+    handle, _, _, step = env.xla()
+    env.reset()
+    ref.reset()
+
+    @jax.jit
+    def run(h):
+        def body(h, _):
+            h, ts = step(h, jnp.ones(3, jnp.int32))
+            return h, ts
+
+        return jax.lax.scan(body, h, None, length=30)
+
+    _, ts = run(handle)
+    for t in range(30):
+        want = ref.step(np.ones(3, dtype=np.int64))
+        np.testing.assert_array_equal(np.asarray(ts.step_type[t]), want.step_type)
+        np.testing.assert_array_equal(np.asarray(ts.discount[t]), want.discount)
+        np.testing.assert_array_equal(np.asarray(ts.reward[t]), want.reward.astype(np.float32))
+        np.testing.assert_array_equal(np.asarray(ts.observation[t]), want.observation)

@@ -65,6 +65,7 @@ LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
     ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.envpool.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
+    ("envhive.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines", "envhive.adapters.sb3"): TRAINER_ENGINE,

@@ -109,6 +109,16 @@ def _derive_timestep(
     return _new(_TimeStep, (_read_only(step_type), reward, _read_only(discount), obs))
 
 
+def _xla_timestep(obs: Any, reward: Any, terminated: Any, truncated: Any, info: dict[str, Any]) -> dm_env.TimeStep:
+    """The batched TimeStep of an XLA call's outputs (JAX arrays), by ``_derive_timestep``'s rule."""
+    done = terminated | truncated
+    step_type = (done * _LAST + (~done & (info["elapsed_step"] != 0)) * _MID).astype(np.int8)
+    discount = (1 - terminated).astype(np.float32)
+    if "discount" in info:  # the task's own (e.g. 0 on a lost life)
+        discount = discount.clip(None, info["discount"].astype(np.float32))
+    return _TimeStep(step_type, reward, discount, obs)
+
+
 def _dm_calls(vec: HiveVectorEnv) -> tuple[Callable[..., tuple[Any, Any]], Callable[..., tuple[Any, Any]]]:
     """``(step(actions, env_id), recv(timeout))`` over ``vec``, each returning ``(batched
     TimeStep, (info, terminated, truncated))``: the backend's own dm calls where it computes step
@@ -194,6 +204,16 @@ class HiveDmEnv(dm_env.Environment):
 
     def action_spec(self) -> Any:
         return to_dm_spec(self._vec.single_action_space, "action")
+
+    def xla(self) -> Any:
+        """EnvPool's ``(handle, recv, send, step)`` (see :meth:`envhive.HiveVectorEnv.xla`) whose
+        states are this facade's batched TimeSteps of JAX arrays: step types and discounts by the
+        same rule as :meth:`step` (native pools only: ``capabilities.xla``)."""
+        if not self._vec.capabilities.xla:
+            return self._vec.xla()  # raises, naming the backend
+        from envhive.xla import make_xla  # jax is an optional extra: imported on first use
+
+        return make_xla(self._vec, _xla_timestep)
 
     def reward_spec(self) -> Any:
         return dm_env.specs.Array((), np.float64, name="reward")
