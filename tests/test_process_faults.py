@@ -249,7 +249,7 @@ def test_waiters_block_instead_of_spinning(tmp_path: Path) -> None:
     env.reset()
     env.step(np.ones(4, dtype=np.int64))
     pool = env.backend.pool
-    _wait_for(lambda: all(pool.worker_sleeping[w * LINE_WORDS] == 1 for w in range(2)))
+    _wait_for(lambda: all(pool.commands.worker_sleeping[w * LINE_WORDS] == 1 for w in range(2)))
     before = [_cpu_s(p) for p in env.worker_pids]
     time.sleep(0.5)
     used = [_cpu_s(p) - b for p, b in zip(env.worker_pids, before, strict=True)]
@@ -264,7 +264,7 @@ def test_waiters_block_instead_of_spinning(tmp_path: Path) -> None:
 
     caller = threading.Thread(target=step)
     caller.start()
-    _wait_for(lambda: pool.parent_waiting[0] == 1 and pool.worker_sleeping[0] == 1)
+    _wait_for(lambda: pool.parent_waiting[0] == 1 and pool.commands.worker_sleeping[0] == 1)
     start = _cpu_s(os.getpid(), tid[0])
     time.sleep(0.5)
     assert _cpu_s(os.getpid(), tid[0]) - start < 0.1, "the waiting call spun"

@@ -197,7 +197,7 @@ def test_killed_shard_is_an_env_error_until_reset() -> None:
     try:
         env.reset()
         env.step(np.ones(5, np.int64))
-        assert not release_actors([env._shards[1].actor], timeout=60)
+        assert not release_actors([env.shards[1].actor], timeout=60)
         with pytest.raises(envhive.EnvError) as caught:
             env.step(np.ones(5, np.int64))
         assert caught.value.env_ids == [3, 4]
@@ -222,7 +222,7 @@ def test_restarted_shard_reports_truncation_then_fresh_episodes() -> None:
         for _ in range(3):
             last = env.step(np.ones(4, np.int64))
             local.step(np.ones(4, np.int64))
-        assert not release_actors([env._shards[0].actor], timeout=60)
+        assert not release_actors([env.shards[0].actor], timeout=60)
         obs, reward, terminated, truncated, info = env.step(np.ones(4, np.int64))
         expected = local.step(np.ones(4, np.int64))
         np.testing.assert_array_equal(truncated, [True, True, False, False])
@@ -236,7 +236,7 @@ def test_restarted_shard_reports_truncation_then_fresh_episodes() -> None:
         fresh.close()
         assert not (truncated[:2] | terminated[:2]).any() and not reward[:2].any()
         assert env.restarts == 1
-        assert not release_actors([env._shards[1].actor], timeout=60)  # restarts are used up
+        assert not release_actors([env.shards[1].actor], timeout=60)  # restarts are used up
         with pytest.raises(envhive.EnvError) as caught:
             env.step(np.ones(4, np.int64))
         assert caught.value.env_ids == [2, 3]
@@ -248,7 +248,7 @@ def test_restarted_shard_reports_truncation_then_fresh_episodes() -> None:
 def test_hung_shard_times_out_and_close_releases_every_actor() -> None:
     # 3 envs in shards of 2 and 1: local env 1 (global 1, shard 0 only) busy-waits 60 s per step.
     env = RayVectorEnv("Dummy-v0", 3, 2, seed=0, num_cpus_per_shard=0, delays_us=[0.0, 6e7], step_timeout=2.0)
-    handles = [s.actor for s in env._shards]
+    handles = [s.actor for s in env.shards]
     try:
         env.reset()
         start = time.monotonic()
@@ -258,7 +258,7 @@ def test_hung_shard_times_out_and_close_releases_every_actor() -> None:
         assert caught.value.env_ids == [0, 1]
         obs, _ = env.reset()  # a new shard 0
         assert obs.shape == (3, 3)
-        handles.append(env._shards[0].actor)
+        handles.append(env.shards[0].actor)
     finally:
         env.close()
     assert env.closed

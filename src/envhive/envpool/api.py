@@ -244,37 +244,10 @@ class EnvPoolApi:
 
     # --- EnvPool's input forms
     def _from(self, action: Any, env_id: Any) -> tuple[Any, Any]:
-        """EnvPool's action forms -> the pool's: arrays of any numeric dtype (cast as EnvPool casts
-        them: a float array to a Discrete space's integers), and EnvPool's dict form."""
+        """EnvPool's action forms -> the pool's (:func:`from_envpool_actions`)."""
         if type(action) is np.ndarray and action.dtype.kind in self._act_kinds:
             return action, env_id  # the pool converts these itself
-        if isinstance(action, Mapping):
-            flat = _flatten(action)
-            unknown = sorted(set(flat) - {"action", "env_id", "players.env_id"})
-            if unknown or "action" not in flat:
-                raise RuntimeError(
-                    f"a dict action has the keys 'action', 'env_id', 'players.env_id'; got {sorted(flat)}"
-                )
-            a = np.asarray(flat["action"])
-            want = ("int32",) if self._discrete else ("float32", "float64")
-            if a.dtype.name not in want:
-                raise RuntimeError(f'Expected dtype {want[0]} with action "action", got {a.dtype}')
-            if env_id is None and "env_id" in flat:
-                env_id = np.asarray(flat["env_id"])
-                if env_id.dtype != np.int32:
-                    raise RuntimeError(f'Expected dtype int32 with action "env_id", got {env_id.dtype}')
-            action = a
-        if isinstance(action, np.ndarray) and action.dtype.kind not in self._act_kinds:
-            if action.dtype.kind == "f":  # a float array to a Discrete space's integers: no NaN or inf to cast
-                finite = np.isfinite(action)
-                if not finite.all():
-                    row = int(np.flatnonzero(~finite.reshape(len(action), -1).all(axis=1))[0])
-                    env = row if env_id is None else int(np.asarray(env_id).reshape(-1)[row])
-                    raise ValueError(
-                        f"action for env {env} is not finite ({action[row]}); envhive rejects NaN and infinite actions"
-                    )
-            action = action.astype(self._act_dtype)
-        return action, env_id
+        return from_envpool_actions(action, env_id, self._discrete, self._act_kinds, self._act_dtype)
 
     def _sync_rows(self, env_id: Any) -> np.ndarray | None:
         """Sync mode with env_id: the rows to return, in env_id's order (None: all, in order)."""
@@ -335,6 +308,39 @@ class EnvPoolApi:
         obs, info = self.env._reset(None, None, None)
         self._initial = (_copy_tree(obs), _copy_tree(info))
         return obs, info
+
+
+def from_envpool_actions(
+    action: Any, env_id: Any, discrete: bool, act_kinds: str, act_dtype: np.dtype[Any]
+) -> tuple[Any, Any]:
+    """EnvPool's action forms -> the pool's: arrays of any numeric dtype (cast as EnvPool casts
+    them: a float array to a Discrete space's integers, refused where NaN or infinite), and
+    EnvPool's dict form (``action``, ``env_id``, ``players.env_id``)."""
+    if isinstance(action, Mapping):
+        flat = _flatten(action)
+        unknown = sorted(set(flat) - {"action", "env_id", "players.env_id"})
+        if unknown or "action" not in flat:
+            raise RuntimeError(f"a dict action has the keys 'action', 'env_id', 'players.env_id'; got {sorted(flat)}")
+        a = np.asarray(flat["action"])
+        want = ("int32",) if discrete else ("float32", "float64")
+        if a.dtype.name not in want:
+            raise RuntimeError(f'Expected dtype {want[0]} with action "action", got {a.dtype}')
+        if env_id is None and "env_id" in flat:
+            env_id = np.asarray(flat["env_id"])
+            if env_id.dtype != np.int32:
+                raise RuntimeError(f'Expected dtype int32 with action "env_id", got {env_id.dtype}')
+        action = a
+    if isinstance(action, np.ndarray) and action.dtype.kind not in act_kinds:
+        if action.dtype.kind == "f":  # a float array to a Discrete space's integers: no NaN or inf to cast
+            finite = np.isfinite(action)
+            if not finite.all():
+                row = int(np.flatnonzero(~finite.reshape(len(action), -1).all(axis=1))[0])
+                env = row if env_id is None else int(np.asarray(env_id).reshape(-1)[row])
+                raise ValueError(
+                    f"action for env {env} is not finite ({action[row]}); envhive rejects NaN and infinite actions"
+                )
+        action = action.astype(act_dtype)
+    return action, env_id
 
 
 def _flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

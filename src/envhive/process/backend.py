@@ -196,7 +196,7 @@ class ProcessBackend:
                 self._in_flight[:] = False
                 self._after_death(error)
                 raise
-            flags = pool.flags()
+            flags = pool.commands.flags()
         return self._rows.collect(self._all_ids, flags=flags)
 
     def _send(self, actions: Any, env_id: Any) -> None:
@@ -210,7 +210,7 @@ class ProcessBackend:
                 raise ValueError("env 0 is not awaiting an action: it is in flight (recv first)")
             self._check_steppable(None)
             self._write_actions(self._check_actions(actions, self.num_envs, None), None)
-            pool.queue_block_steps()
+            pool.commands.queue_block_steps()
             return
         n = self.num_envs if ids is None else len(ids)
         if self._sync and n != self.num_envs:
@@ -226,7 +226,7 @@ class ProcessBackend:
             self._check_steppable(None)
             self._write_actions(values, None)
             self._in_flight[:] = True
-            pool.queue_all(OP_STEP)
+            pool.commands.queue_all(OP_STEP)
             return
         busy = self._in_flight[ids] if not self._sync else np.full(len(ids), pool.pending() > 0)
         if busy.any():
@@ -234,10 +234,10 @@ class ProcessBackend:
         self._check_steppable(ids)
         self._write_actions(values, ids)
         if self._sync:  # every env, in some order
-            pool.queue_block_steps()
+            pool.commands.queue_block_steps()
             return
         self._in_flight[ids] = True
-        pool.queue(ids, OP_STEP)
+        pool.commands.queue(ids, OP_STEP)
 
     def _write_actions(self, values: list[np.ndarray], ids: np.ndarray | None) -> None:
         for arr, value in zip(self._acts, values, strict=True):
@@ -299,7 +299,7 @@ class ProcessBackend:
         if not self._sync and was_in_flight.any():  # bring them back: a reset row each
             back = ids[was_in_flight]
             self._in_flight[back] = True
-            self.pool.queue(back, OP_RESET)
+            self.pool.commands.queue(back, OP_RESET)
 
     def _queue_resets(self, ids: np.ndarray, seeds: dict[int, int], options: dict[str, Any] | None) -> None:
         ops = np.full(len(ids), OP_RESET, dtype=np.int64)
@@ -318,7 +318,7 @@ class ProcessBackend:
             self._never_reset[ids] = False
             self._all_reset = not self._never_reset.any()
         self._in_flight[ids] = True
-        self.pool.queue(np.asarray(ids, dtype=np.int64), ops)
+        self.pool.commands.queue(np.asarray(ids, dtype=np.int64), ops)
 
     def _drop_views(self) -> None:
         """Drop this backend's views of the arena (the pool calls it when no call is in flight)."""

@@ -24,11 +24,12 @@ import envhive._procwire as _procwire
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
 from envhive.process import worker as worker_module
 from envhive.process.arena import LINE_WORDS, Arena, Leaf, leaves
+from envhive.process.commands import Commands
 from envhive.process.completions import Completions
 from envhive.process.factory import Factory, Shipped
 from envhive.process.infos import InfoReader
-from envhive.process.protocol import CONTROL, OP_BITS, STEP_BLOCK, build_layout, ring_capacity
-from envhive.process.waiting import SKIP_WAKEUPS, EventFd, fence
+from envhive.process.protocol import CONTROL, STEP_BLOCK, build_layout, ring_capacity
+from envhive.process.waiting import SKIP_WAKEUPS, EventFd
 from envhive.process.workers import (
     BUSY_MESSAGE,
     CLOSED_MESSAGE,
@@ -100,17 +101,10 @@ class ProcessPool:
             self.res.done = self.done
             a = self.arena.arrays
             self.arrays = a
-            self.cmd_ring = a["cmd_ring"]
-            self.cmd_head = a["cmd_head"]
             self.done_ring = a["done_ring"]
             self.done_head = self.arena.words("done_head")
             self.parent_waiting = self.arena.words("parent_waiting")
             self.want_total = self.arena.words("want_total")
-            self.batch_flags = self.arena.words("batch_flags")
-            self.worker_sleeping = self.arena.words("worker_sleeping")
-            self.step_all = np.arange(num_envs, dtype=np.int64) << OP_BITS
-            self.cmd_words = self.arena.words("cmd_ring")
-            self.cmd_head_words = self.arena.words("cmd_head")
             self.capacity = capacity
             self.infos = InfoReader([a["info"], a["final_info"]] if same else [a["info"]], info_bytes)
             for h in self.workers:
@@ -119,6 +113,7 @@ class ProcessPool:
             self.res.shutdown()
             raise
         self.completions = Completions(self)
+        self.commands = Commands(self, num_envs, self.arena)
         self._busy = threading.Lock()  # held by the call in flight
         self._owner: int | None = None  # the thread of that call
         self.closing = False  # close() began (maybe in another thread): calls raise PoolClosedError
@@ -195,102 +190,17 @@ class ProcessPool:
         self._owner = None
         self._busy.release()
 
-    # ------------------------------------------------------------------ commands
-    def queue(self, env_ids: np.ndarray, ops: np.ndarray | int) -> None:
-        """Queue one command per env (``ops``: one code, or one per env) and wake its worker."""
-        entries = (env_ids.astype(np.int64) << OP_BITS) | ops
-        workers = self.workers
-        if not self.pending():
-            self._clear_flags()
-        if len(workers) == 1:
-            self._push(workers[0], entries)
-            self._wake(workers)
-            return
-        owner = self.worker_of[env_ids]
-        lo = int(owner.min())
-        hi = int(owner.max())
-        if lo == hi:
-            self._push(workers[lo], entries)
-            self._wake(workers[lo : lo + 1])
-            return
-        order = np.argsort(owner, kind="stable")
-        owner_sorted = owner[order]
-        cuts = np.searchsorted(owner_sorted, np.arange(lo, hi + 2))
-        entries = entries[order]
-        for w in range(lo, hi + 1):
-            a, b = cuts[w - lo], cuts[w - lo + 1]
-            if b > a:
-                self._push(workers[w], entries[a:b])
-        self._wake(workers[lo : hi + 1])
-
-    def queue_all(self, ops: int) -> None:
-        """Every env, in id order, one command each: each worker gets its block."""
-        entries = self.step_all if ops == 0 else self.step_all | ops
-        if not self.pending():
-            self._clear_flags()
-        for h in self.workers:
-            self._push(h, entries[h.lo : h.hi])
-        self._wake(self.workers)
-
-    def queue_block_steps(self) -> None:
-        """A sync step: one ``STEP_BLOCK`` entry per worker (nothing may be in flight)."""
-        flags, ring, heads, capacity = self.batch_flags, self.cmd_words, self.cmd_head_words, self.capacity
-        for h in self.workers:
-            at = h.index * LINE_WORDS
-            flags[at] = 0
-            ring[h.index * capacity + h.queued % capacity] = STEP_BLOCK
-            h.queued += 1
-            h.expected += h.hi - h.lo
-            heads[at] = h.queued
-        self._wake(self.workers)
-
-    def _clear_flags(self) -> None:
-        flags = self.batch_flags
-        for i in self.head_words:
-            flags[i] = 0
-
-    def flags(self) -> int:
-        """What the workers wrote since nothing was in flight (FLAG_* bits, OR-ed)."""
-        out = 0
-        flags = self.batch_flags
-        for i in self.head_words:
-            out |= flags[i]
-        return out
-
-    def _wake(self, handles: Sequence[WorkerHandle]) -> None:
-        """Write the eventfd of each worker that is blocked (all of them without SKIP_WAKEUPS)."""
-        if SKIP_WAKEUPS:
-            fence()  # the heads are visible before we read the sleeping flags
-            sleeping = self.worker_sleeping
-            for h in handles:
-                if sleeping[h.index * LINE_WORDS]:
-                    h.commands.notify()  # type: ignore[union-attr]
-        else:
-            for h in handles:
-                h.commands.notify()  # type: ignore[union-attr]
-
-    def _push(self, h: WorkerHandle, entries: np.ndarray) -> None:
-        n = len(entries)
-        ring = self.cmd_ring[h.index]
-        start = h.queued % self.capacity
-        first = min(n, self.capacity - start)
-        ring[start : start + first] = entries[:first]
-        if first < n:
-            ring[: n - first] = entries[first:]
-        h.queued += n
-        h.expected += n
-        self.cmd_head[h.index * LINE_WORDS] = h.queued
-
+    # ------------------------------------------------------------------ commands (commands.py)
     def control(self, message: tuple[Any, ...]) -> list[Any]:
         """Send a control message to every worker, in order after what is queued; their replies."""
         assert self.arena is not None
         for h in self.workers:
             assert h.conn is not None and h.commands is not None
             h.conn.send(message)
-            ring = self.cmd_ring[h.index]
+            ring = self.arrays["cmd_ring"][h.index]
             ring[h.queued % self.capacity] = CONTROL
             h.queued += 1
-            self.cmd_head[h.index * LINE_WORDS] = h.queued
+            self.arrays["cmd_head"][h.index * LINE_WORDS] = h.queued
             h.commands.notify()
         replies = []
         for h in self.workers:
@@ -393,7 +303,9 @@ class ProcessPool:
                 drop_views()
             if hasattr(self, "completions"):
                 self.completions.drop_views()
-            for name in ("arrays", "cmd_ring", "cmd_head", "done_ring"):
+            if hasattr(self, "commands"):
+                self.commands.drop_views()
+            for name in ("arrays", "done_ring"):
                 if hasattr(self, name):
                     setattr(self, name, None)
             if hasattr(self, "infos"):

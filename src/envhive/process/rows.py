@@ -57,7 +57,7 @@ class RowReader:
         pool = self.pool
         full = ids is self.all_ids
         if flags is None:
-            flags = pool.flags() if full else FLAG_ALL  # a full sync batch: only what the workers flagged
+            flags = pool.commands.flags() if full else FLAG_ALL  # a full sync batch: only what the workers flagged
         if full and not flags and self.flat_obs and not self.disabled:  # the common sync step: copies only
             return (
                 self.obs[0].copy(),

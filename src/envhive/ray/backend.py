@@ -22,7 +22,7 @@ from envhive.checks import autoreset_mode
 from envhive.errors import PoolBusyError, PoolClosedError
 from envhive.leaves import concatenate, nest
 from envhive.ray.shard import EnvShard, ShardLayout, resolve_global_seeds
-from envhive.ray.shards import FINAL_KEYS, Shard, Shards
+from envhive.ray.shards import FINAL_KEYS, Shard, Shards, masked_shards
 from envhive.registry import TaskSpec, backend_for, make_spec
 
 
@@ -30,7 +30,9 @@ class RayBackend:
     """``num_envs`` envs of ``task`` in ``num_shards`` EnvShard actors (see ``RayVectorEnv``)."""
 
     capabilities = Capabilities()  # the facade checks actions and env ids before they go to the shards
-    attributes = frozenset({"layout", "restarts", "max_restarts", "step_timeout", "start_timeout", "shard_info"})
+    attributes = frozenset(
+        {"layout", "restarts", "max_restarts", "step_timeout", "start_timeout", "shard_info", "shards"}
+    )
 
     def __init__(
         self,
@@ -97,6 +99,11 @@ class RayBackend:
     def restarts(self) -> int:
         return self._shards.restarts
 
+    @property
+    def shards(self) -> list[Shard]:
+        """The shards (index, global env ids, incarnation, actor handle), in global id order."""
+        return list(self._shards.all)
+
     def shard_info(self) -> list[dict[str, Any]]:
         """Per shard: its global env ids, incarnation, and where it runs (node id, pid, threads)."""
         self._check_open()
@@ -121,7 +128,7 @@ class RayBackend:
         shards = self._shards
         options = dict(options or {})
         if mask is not None and not self._sync:
-            chosen = self._masked_shards(mask, "reset")
+            chosen = masked_shards(self._shards.all, mask, "reset")
             others = [s for s in shards.all if s not in chosen and (s.done or (s.call and s.call.kind == "step"))]
             if others:
                 raise ValueError(
@@ -150,7 +157,7 @@ class RayBackend:
                 if shard.last is None:
                     raise ValueError("reset_mask leaves envs that were never reset: reset every env first")
                 continue
-            local_options = self._slice_options(options, shard.ids)
+            local_options = slice_options(options, shard.ids, self.num_envs)
             if local_mask is not None and not local_mask.all():
                 local_options["reset_mask"] = local_mask
             shards.submit(shard, "reset", self._local_seeds(seeds, shard), local_options or None)
@@ -172,7 +179,7 @@ class RayBackend:
         if mask is not None:
             if self._sync:
                 raise ValueError("a sync RayVectorEnv resets a subset with reset(options={'reset_mask': mask})")
-            self._reset_shards(self._masked_shards(mask, "async_reset"), seeds, dict(options or {}))
+            self._reset_shards(masked_shards(self._shards.all, mask, "async_reset"), seeds, dict(options or {}))
             return
         self._shards.drain()
         self._reset_shards(self._shards.all, seeds, dict(options or {}))
@@ -279,31 +286,12 @@ class RayBackend:
         info = merge_infos([(o[4], len(o[1])) for o in outputs])
         return obs, rewards, terminated, truncated, info
 
-    def _masked_shards(self, mask: np.ndarray, what: str) -> list[Shard]:
-        """The shards an async ``reset_mask`` selects: whole shards, each idle."""
-        chosen = []
-        for shard in self._shards.all:
-            local = mask[shard.ids.start : shard.ids.stop]
-            if local.any() and not local.all():
-                raise ValueError(
-                    f"{what}: async RayVectorEnv resets whole shards; shard {shard.index} holds envs "
-                    f"{shard.ids.start}..{shard.ids.stop - 1} and reset_mask selects only some of them"
-                )
-            if local.all():
-                if shard.call is not None or shard.done:
-                    raise ValueError(
-                        f"{what}: shard {shard.index} (envs {shard.ids.start}..{shard.ids.stop - 1}) has a call in "
-                        "flight or a batch not yet received; reset_mask may select only envs recv() returned"
-                    )
-                chosen.append(shard)
-        return chosen
-
     def _reset_shards(self, shards: Sequence[Shard], seeds: dict[int, int], options: dict[str, Any]) -> None:
         """Send a reset to each of ``shards`` (idle ones; dead ones start again first)."""
         self._shards.start_dead(shards)
         for shard in shards:
             shard.pending = None
-            local_options = self._slice_options(options, shard.ids)
+            local_options = slice_options(options, shard.ids, self.num_envs)
             self._shards.submit(shard, "reset", self._local_seeds(seeds, shard), local_options or None)
 
     @staticmethod
@@ -311,14 +299,6 @@ class RayBackend:
         if not seeds:
             return None
         return [seeds.get(i) for i in shard.ids]
-
-    def _slice_options(self, options: dict[str, Any], ids: range) -> dict[str, Any]:
-        """Task reset options for one shard: per-env arrays (first axis num_envs) cut to its rows."""
-        out: dict[str, Any] = {}
-        for name, value in options.items():
-            arr = np.asarray(value)
-            out[name] = arr[ids.start : ids.stop] if arr.ndim >= 1 and arr.shape[0] == self.num_envs else value
-        return out
 
     def _check_open(self) -> None:
         if self._closed:
@@ -352,4 +332,13 @@ def merge_infos(parts: Sequence[tuple[dict[str, Any], int]]) -> dict[str, Any]:
             else:
                 chunks.append(np.zeros((n, *template.shape[1:]), dtype=template.dtype))
         out[key] = np.concatenate(chunks)
+    return out
+
+
+def slice_options(options: dict[str, Any], ids: range, num_envs: int) -> dict[str, Any]:
+    """Task reset options for one shard: per-env arrays (first axis num_envs) cut to its rows."""
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        arr = np.asarray(value)
+        out[name] = arr[ids.start : ids.stop] if arr.ndim >= 1 and arr.shape[0] == num_envs else value
     return out

@@ -356,3 +356,23 @@ def _deadline(timeout: float | None) -> float | None:
 def _quiet_rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Reward 0 and both flags False for ``n`` rows (what a reset reports)."""
     return np.zeros(n), np.zeros(n, bool), np.zeros(n, bool)
+
+
+def masked_shards(shards: Sequence[Shard], mask: np.ndarray, what: str) -> list[Shard]:
+    """The shards an async ``reset_mask`` selects: whole shards, each idle."""
+    chosen = []
+    for shard in shards:
+        local = mask[shard.ids.start : shard.ids.stop]
+        if local.any() and not local.all():
+            raise ValueError(
+                f"{what}: async RayVectorEnv resets whole shards; shard {shard.index} holds envs "
+                f"{shard.ids.start}..{shard.ids.stop - 1} and reset_mask selects only some of them"
+            )
+        if local.all():
+            if shard.call is not None or shard.done:
+                raise ValueError(
+                    f"{what}: shard {shard.index} (envs {shard.ids.start}..{shard.ids.stop - 1}) has a call in "
+                    "flight or a batch not yet received; reset_mask may select only envs recv() returned"
+                )
+            chosen.append(shard)
+    return chosen
