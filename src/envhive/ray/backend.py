@@ -190,8 +190,14 @@ class RayBackend:
         if not self._sync:
             self.send(actions, env_ids)
             return self.recv(None)
-        if env_ids is not None and not np.array_equal(env_ids, np.arange(self.num_envs)):
-            raise ValueError("a sync RayVectorEnv steps every env: drop env_id")
+        if env_ids is not None and not np.array_equal(np.sort(env_ids), np.arange(self.num_envs)):
+            raise ValueError(
+                f"sync mode (batch_size == num_envs) steps all {self.num_envs} envs together; got env_id for "
+                f"{len(env_ids)}. Use batch_size < num_envs for async stepping"
+            )
+        if env_ids is not None:  # every env, in some order: the actions in global id order
+            order = np.argsort(env_ids)
+            actions = [leaf[order] for leaf in actions] if isinstance(actions, list) else actions[order]
         shards = self._shards
         if any(s.call is not None for s in shards.all):
             raise PoolBusyError("a call is still in flight")
