@@ -12,7 +12,7 @@ Times ``--calls`` sync steps of ``envhive.make(..., backend="process")`` and spl
 * ``parent after``: from there until ``step()`` returns (the outputs' copies and infos).
 
 Timestamps are ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for every process), taken by
-wrapping ``Worker._step_block``, ``ProcessPool.wire_step`` (the C++ sync step),
+wrapping ``BlockStep.step`` (a worker's sync step), ``ProcessPool.wire_step`` (the C++ sync step),
 ``ProcessPool.queue_block_steps`` and ``ProcessPool.wait_all`` (the Python path, ``--python-path``)
 in this process before the workers are forked (so the start method is ``fork``). The wrappers
 add about a microsecond to the parts they bound. Envs: Gymnasium's ``CartPole-v1``, ``nop`` (an
@@ -38,8 +38,8 @@ import numpy as np
 from gymnasium import spaces
 
 import envhive
+from envhive.process import block_step as block_module
 from envhive.process import pool as pool_module
-from envhive.process import worker as worker_module
 
 clock = time.perf_counter
 
@@ -86,7 +86,7 @@ class Record:
 
 def instrument() -> None:
     """Wrap the worker's block and the parent's queue / wait (once per process)."""
-    step_block = worker_module.Worker._step_block
+    step_block = block_module.BlockStep.step
 
     def timed_block(self: Any) -> None:
         times: list[tuple[float, float]] = self.__dict__.setdefault("_breakdown", [])
@@ -94,7 +94,7 @@ def instrument() -> None:
         step_block(self)
         times.append((start, clock()))
         if len(times) == Record.total:
-            np.save(Record.folder / f"worker{self.args.index}.npy", np.array(times))
+            np.save(Record.folder / f"worker{self.rows.index}.npy", np.array(times))
 
     queue = pool_module.ProcessPool.queue_block_steps
     wait_all = pool_module.ProcessPool.wait_all
@@ -118,7 +118,7 @@ def instrument() -> None:
             Record.seen.append(clock())
         return flags
 
-    worker_module.Worker._step_block = timed_block  # type: ignore[method-assign]
+    block_module.BlockStep.step = timed_block  # type: ignore[method-assign]
     pool_module.ProcessPool.queue_block_steps = timed_queue  # type: ignore[method-assign]
     pool_module.ProcessPool.wait_all = timed_wait  # type: ignore[method-assign]
     pool_module.ProcessPool.wire_step = timed_wire_step  # type: ignore[method-assign]
