@@ -14,15 +14,10 @@ See docs/distributed.md for when to use which.
 from __future__ import annotations
 
 from envhive.ray.backend import RayBackend
-from envhive.ray.rollout import (
-    JaxPolicy,
-    RolloutWorker,
-    RolloutWorkers,
-    TorchScriptPolicy,
-    Trajectory,
-    TrajectoryBatch,
-)
+from envhive.ray.policies import JaxPolicy, TorchScriptPolicy
+from envhive.ray.rollout import RolloutWorker, RolloutWorkers
 from envhive.ray.shard import EnvShard, ShardLayout, assigned_cpus, incarnation_seeds
+from envhive.ray.trajectory import Trajectory, TrajectoryBatch
 from envhive.ray.vector import RayVectorEnv
 
 __all__ = [

@@ -7,24 +7,15 @@ Weights go the other way: ``RolloutWorkers.set_weights`` puts them in the object
 every worker picks them up before its next call (at most ``max_in_flight`` calls behind the
 learner; each trajectory says which version produced it).
 
-A policy is ``policy(weights, obs, rng) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a
-dict of per-env arrays (behaviour log-probs, values, ...) stored with the trajectory; ``rng`` is the
-worker's own ``numpy.random.Generator``. It must pickle (Ray ships it to every worker): a module-level
-function, ``TorchScriptPolicy(torch.jit.script(module))`` or ``JaxPolicy(apply)``.
-
-Trajectories use NEXT_STEP autoreset: row ``t`` holds ``obs[t]``, the action taken in it and what it
-gave; the step after an episode ends is the autoreset step (action ignored, reward 0), marked
-``valid[t] = False``. So a truncated row's next observation (row ``t + 1``, or ``last_obs``) is the
-final observation to bootstrap from.
+The policy (``envhive.ray.policies``) runs in each worker; trajectories, and the episode
+bookkeeping from one call to the next, are ``envhive.ray.trajectory``'s.
 """
 
 from __future__ import annotations
 
-import io
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,177 +24,11 @@ from gymnasium.vector import AutoresetMode
 
 from envhive.checks import autoreset_mode
 from envhive.errors import EnvError, PoolClosedError
+from envhive.ray.policies import Policy
 from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, release_actors, resolve_global_seeds
+from envhive.ray.trajectory import EpisodeCarry, Trajectory, TrajectoryBatch
 from envhive.registry import DEFAULT_SEED
 from envhive.vector import HiveVectorEnv
-
-Policy = Callable[[Any, np.ndarray, np.random.Generator], Any]
-
-
-@dataclass
-class Trajectory:
-    """``unroll_length`` steps of every env of one worker; arrays are time-major ``(T, N, ...)``."""
-
-    obs: np.ndarray
-    actions: np.ndarray
-    rewards: np.ndarray  # float64 (T, N)
-    terminated: np.ndarray  # bool (T, N)
-    truncated: np.ndarray  # bool (T, N)
-    valid: np.ndarray  # bool (T, N): False on autoreset steps (the step after an episode ended)
-    env_id: np.ndarray  # int32 (T, N): global ids (worker offset + local id), a read-only broadcast
-    last_obs: np.ndarray  # (N, ...): the observation after the last step (to bootstrap from)
-    extras: dict[str, np.ndarray] = field(default_factory=dict)  # the policy's extras, (T, N, ...)
-    policy_version: int = -1  # the weights' version that acted (-1: the initial weights)
-    worker: int = 0
-    incarnation: int = 0  # how many times this worker was restarted before producing it
-    episode_returns: np.ndarray = field(default_factory=lambda: np.zeros(0))  # of episodes ended in it
-    episode_lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-
-    @property
-    def num_steps(self) -> int:
-        """Env steps in it, autoreset steps included."""
-        return int(self.rewards.size)
-
-
-@dataclass
-class TrajectoryBatch:
-    """What one Ray call carries: ``K`` consecutive unrolls of one worker, stacked ``(K, T, N, ...)``
-    (one array per field, however large ``K``: the call's cost is mostly per object, not per
-    byte). ``trajectories()`` splits it into ``K`` Trajectory views without copying."""
-
-    obs: np.ndarray  # (K, T, N, ...)
-    actions: np.ndarray
-    rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    valid: np.ndarray
-    last_obs: np.ndarray  # (K, N, ...)
-    env_ids: np.ndarray  # int32 (N,): the same for every row
-    extras: dict[str, np.ndarray]
-    episode_returns: np.ndarray  # of every unroll, in unroll order
-    episode_lengths: np.ndarray
-    episode_counts: np.ndarray  # (K,): how many of them ended in each unroll
-    policy_version: int
-    worker: int
-    incarnation: int
-
-    def trajectories(self) -> list[Trajectory]:
-        t_len, n = self.rewards.shape[1:]
-        env_id = np.broadcast_to(self.env_ids, (t_len, n))
-        ends = np.concatenate(([0], np.cumsum(self.episode_counts)))
-        return [
-            Trajectory(
-                obs=self.obs[k],
-                actions=self.actions[k],
-                rewards=self.rewards[k],
-                terminated=self.terminated[k],
-                truncated=self.truncated[k],
-                valid=self.valid[k],
-                env_id=env_id,
-                last_obs=self.last_obs[k],
-                extras={name: value[k] for name, value in self.extras.items()},
-                policy_version=self.policy_version,
-                worker=self.worker,
-                incarnation=self.incarnation,
-                episode_returns=self.episode_returns[ends[k] : ends[k + 1]],
-                episode_lengths=self.episode_lengths[ends[k] : ends[k + 1]],
-            )
-            for k in range(len(self.rewards))
-        ]
-
-
-class TorchScriptPolicy:
-    """A TorchScript module as a rollout policy: ``module(obs) -> actions`` or
-    ``-> (actions, {name: tensor})``; weights are its ``state_dict`` (loaded when a new one arrives).
-
-    It travels as ``torch.jit.save`` bytes; in the worker, torch runs on ``num_threads`` threads
-    (default 1: the pool's threads are the actor's CPUs) and its RNG is seeded from the worker's.
-    """
-
-    def __init__(self, module: Any, num_threads: int = 1) -> None:
-        import torch  # torch is optional (the [rllib] or a trainer extra): imported on use
-
-        buffer = io.BytesIO()
-        torch.jit.save(module, buffer)
-        self._blob = buffer.getvalue()
-        self.num_threads = num_threads
-        self._module: Any = None
-        self._weights: Any = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"_blob": self._blob, "num_threads": self.num_threads}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._module = None
-        self._weights = None
-
-    def __call__(self, weights: Any, obs: np.ndarray, rng: np.random.Generator) -> Any:
-        import torch
-
-        if self._module is None:
-            torch.set_num_threads(self.num_threads)
-            torch.manual_seed(int(rng.integers(2**62)))
-            self._module = torch.jit.load(io.BytesIO(self._blob))
-            self._module.eval()
-        if weights is not None and weights is not self._weights:
-            self._module.load_state_dict(weights)
-            self._weights = weights
-        with torch.no_grad():
-            out = self._module(torch.from_numpy(np.ascontiguousarray(obs)))
-        if isinstance(out, tuple):
-            actions, extras = out
-            return actions.numpy(), {k: v.numpy() for k, v in extras.items()}
-        return out.numpy()
-
-
-class JaxPolicy:
-    """A JAX function as a rollout policy: ``apply(params, obs, key) -> actions`` or
-    ``-> (actions, {name: array})``, jitted in the worker; weights are its ``params`` (any pytree).
-
-    ``apply`` must pickle (a module-level function). The worker keeps one PRNG key, seeded from its
-    own generator and split inside the jitted step, so a seeded run repeats; new weights are put on
-    the device once per version, not per step.
-    """
-
-    def __init__(self, apply: Callable[..., Any]) -> None:
-        self.apply = apply
-        self._forget()
-
-    def _forget(self) -> None:
-        """No jitted step, key or device weights yet (they are made in the worker)."""
-        self._step: Any = None
-        self._key: Any = None
-        self._weights: Any = None
-        self._params: Any = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"apply": self.apply}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.apply = state["apply"]
-        self._forget()
-
-    def __call__(self, weights: Any, obs: np.ndarray, rng: np.random.Generator) -> Any:
-        import jax  # jax is optional (the [jax] extra): imported on use
-
-        if self._step is None:
-            apply = self.apply
-
-            def step(params: Any, obs: Any, key: Any) -> Any:
-                key, sub = jax.random.split(key)
-                return apply(params, obs, sub), key
-
-            self._step = jax.jit(step)
-            self._key = jax.random.key(int(rng.integers(2**62)))
-        if weights is not self._weights:
-            self._params = jax.device_put(weights)
-            self._weights = weights
-        out, self._key = self._step(self._params, obs, self._key)
-        if isinstance(out, tuple):
-            actions, extras = out
-            return np.asarray(actions), {k: np.asarray(v) for k, v in extras.items()}
-        return np.asarray(out)
 
 
 class RolloutWorker:
@@ -247,9 +72,7 @@ class RolloutWorker:
         entropy = None if policy_seed is None else [policy_seed, worker] + ([incarnation] if incarnation else [])
         self.rng = np.random.default_rng(entropy)
         self.obs, _ = self.pool.reset()
-        self.ended = np.zeros(num_envs, bool)  # the previous step ended an episode: this one is an autoreset
-        self.returns = np.zeros(num_envs)
-        self.lengths = np.zeros(num_envs, np.int64)
+        self.episodes = EpisodeCarry(num_envs)
 
     def set_weights(self, weights: Any, version: int) -> None:
         self.weights = weights
@@ -311,14 +134,11 @@ class RolloutWorker:
             # autoreset step and their cut episode is dropped. The other envs' rows of this step
             # are lost with the batch.
             self.obs = obs
-            self._close_rows(rewards[:t], terminated[:t], truncated[:t])
-            failed = [i for i in error.env_ids if 0 <= i < n]
-            self.ended[failed] = True
-            self.returns[failed] = 0.0
-            self.lengths[failed] = 0
+            self.episodes.close_rows(rewards[:t], terminated[:t], truncated[:t])
+            self.episodes.cut([i for i in error.env_ids if 0 <= i < n])
             raise
         self.obs = obs
-        valid, ended_returns, ended_lengths, ended_rows = self._close_rows(rewards, terminated, truncated)
+        valid, ended_returns, ended_lengths, ended_rows = self.episodes.close_rows(rewards, terminated, truncated)
         last_obs = np.empty((count, *obs.shape), obs.dtype)
         last_obs[:-1] = obs_buf[t_len::t_len]  # an unroll's last observation is the next one's first
         last_obs[-1] = obs
@@ -343,50 +163,6 @@ class RolloutWorker:
             worker=self.worker,
             incarnation=self.incarnation,
         )
-
-    def _close_rows(
-        self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Validity of the rows stepped (the step after an episode ends is its autoreset), and the
-        episodes that ended in them (returns, lengths, rows); carries the flags and running sums
-        into the next rows."""
-        ended = terminated | truncated
-        valid = np.empty(ended.shape, bool)
-        if len(ended) == 0:
-            return valid, np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
-        valid[0] = ~self.ended
-        np.logical_not(ended[:-1], out=valid[1:])
-        self.ended = ended[-1].copy()
-        return (valid, *self._episodes(rewards, valid, ended))
-
-    def _episodes(
-        self, rewards: np.ndarray, valid: np.ndarray, ended: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Returns, lengths and last rows of the episodes that end in these rows (in time, then env
-        order), carrying each env's running sums into the next rows.
-
-        Running sums from each env's episode start (the carry plus a cumulative sum); an episode's
-        total is the sum at its last row less the sum at its env's previous end (0 for the first
-        end of an env in this unroll)."""
-        returns = np.cumsum(rewards, axis=0)
-        returns += self.returns
-        lengths = np.cumsum(valid, axis=0, dtype=np.int64)
-        lengths += self.lengths
-        env, t = np.nonzero(ended.T)  # grouped by env, in time order inside each env
-        if len(env) == 0:
-            self.returns, self.lengths = returns[-1].copy(), lengths[-1].copy()
-            return np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
-        at_r, at_l = returns[t, env], lengths[t, env]
-        new_env = np.concatenate(([True], env[1:] != env[:-1], [True]))  # an env's run of ends starts / ends
-        first, last = new_env[:-1], new_env[1:]
-        before_r, before_l = np.empty_like(at_r), np.empty_like(at_l)  # the sums at the previous end
-        before_r[1:], before_l[1:] = at_r[:-1], at_l[:-1]
-        before_r[first], before_l[first] = 0.0, 0
-        self.returns, self.lengths = returns[-1].copy(), lengths[-1].copy()
-        self.returns[env[last]] -= at_r[last]  # each env's last end: what follows it carries over
-        self.lengths[env[last]] -= at_l[last]
-        order = np.lexsort((env, t))
-        return (at_r - before_r)[order], (at_l - before_l)[order], t[order]
 
     def close(self) -> None:
         self.pool.close()
