@@ -13,7 +13,7 @@ import pytest
 
 import envhive
 from envhive import catalog, registry
-from envhive.catalog import _Catalog
+from envhive.catalog import Catalog, manifests
 
 
 def run_python(code: str) -> str:
@@ -51,7 +51,7 @@ print(loaded())
 @pytest.mark.parametrize("name", [m.name for m in catalog.BUILTIN_MODULES])
 def test_manifest_matches_the_module(name: str) -> None:
     """The manifest the build wrote lists exactly the module's tasks, in order, with their info."""
-    path = catalog._module_path(name)
+    path = manifests.module_path(name)
     if path is None:
         pytest.skip(f"{name} not built")
     short = name.rpartition(".")[2]
@@ -90,8 +90,8 @@ def test_unknown_id_still_suggests_names() -> None:
 
 def test_a_module_without_manifest_is_listed_by_loading_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """No manifest (e.g. a build that could not write one): the module is loaded to list its tasks."""
-    monkeypatch.setattr(catalog, "MANIFEST_SUFFIX", ".no-such-manifest.json")
-    fresh = _Catalog(catalog.BUILTIN_MODULES)
+    monkeypatch.setattr(manifests, "MANIFEST_SUFFIX", ".no-such-manifest.json")
+    fresh = Catalog(catalog.BUILTIN_MODULES)
     ids = fresh.task_ids()
     assert "CartPole-v1" in ids and "Pong-v5" in ids
     assert fresh.find("Pong-v5").max_episode_steps == 27000
@@ -117,7 +117,7 @@ def test_a_module_built_for_another_envhive_is_refused(tmp_path: Path, monkeypat
     module = tmp_path / "stale_family.py"
     module.write_text("PROTOCOL = 1\nENVHIVE_VERSION = '0.0.1'\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    fresh = _Catalog([catalog.FamilyModule("stale_family")])
+    fresh = Catalog([catalog.FamilyModule("stale_family")])
     with pytest.raises(
         ImportError,
         match=r"built for envhive 0\.0\.1.*envhive "

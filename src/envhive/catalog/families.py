@@ -1,0 +1,98 @@
+"""The family modules: the built-in ones, and plug-ins found through the ``envhive.families``
+entry point group (the entry point's value is the module's import name)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import re
+import shlex
+import sys
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+
+# Plug-ins declare their family modules here: [project.entry-points."envhive.families"] mypkg = "mypkg._envs"
+PLUGIN_GROUP = "envhive.families"
+DISTRIBUTION = "envhive"  # the distribution of the built-in family modules
+_MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+@dataclass(frozen=True)
+class FamilyModule:
+    """A module that carries task families."""
+
+    name: str  # importable name, e.g. "envhive._mujoco"
+    extra: str | None = None  # the pip extra with its runtime dependencies, e.g. "mujoco"
+    requires: str | None = None  # the Python package that extra provides, e.g. "mujoco"
+    # Imported first when the module cannot find its shared library by itself (its RPATH missed,
+    # e.g. split site dirs): the module then shares the library that package loaded.
+    preload: str | None = None
+    plugin: str | None = None  # a plug-in's entry point name (None: a built-in family)
+    distribution: str = DISTRIBUTION  # the installed distribution that provides the module
+    dist_version: str | None = None
+
+    def describe(self) -> str:
+        """The module and where it comes from, for messages."""
+        if self.plugin is None:
+            return f"{self.name} (a family module of the envhive package)"
+        return f"{self.name} (plug-in {self.plugin!r} of distribution {self.distribution} {self.dist_version})"
+
+
+def discover_plugins() -> tuple[list[FamilyModule], list[str]]:
+    """The family modules installed distributions declare in the ``envhive.families`` entry point
+    group, and a message for each declaration envhive cannot use."""
+    modules: dict[str, FamilyModule] = {}
+    problems = []
+    for ep in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        dist = ep.dist
+        family = FamilyModule(
+            ep.value.strip(),
+            plugin=ep.name,
+            distribution=dist.name if dist is not None else "<unknown distribution>",
+            dist_version=dist.version if dist is not None else None,
+        )
+        if not _MODULE_NAME.fullmatch(family.name) or family.name.split(".")[0] == "envhive":
+            problems.append(
+                f"plug-in {ep.name!r} of distribution {family.distribution}: entry point value {ep.value!r} is not "
+                f"the import name of its family module (e.g. 'mypkg._envs', outside the envhive package)"
+            )
+        elif family.name in modules:
+            problems.append(
+                f"{family.name} is declared by both {modules[family.name].describe()} and {family.describe()}; "
+                f"the first is used"
+            )
+        else:
+            modules[family.name] = family
+    return list(modules.values()), problems
+
+
+BUILTIN_MODULES: tuple[FamilyModule, ...] = (
+    FamilyModule("envhive._native"),
+    FamilyModule("envhive._mujoco", extra="mujoco", requires="mujoco", preload="mujoco"),
+    FamilyModule("envhive._atari", extra="atari", requires="ale_py"),
+    # dm_control is needed only to build a task's model (envhive.dmc_assets raises MissingExtraError).
+    FamilyModule("envhive._dmc", extra="dmc", requires="mujoco", preload="mujoco"),
+)
+
+
+def rebuild_command(family: FamilyModule) -> str:
+    """The command that rebuilds a family module's distribution against the envhive installed here:
+    from its source folder when it was installed from one (PEP 610's direct_url.json), else from
+    its source distribution on the index."""
+    pip = f"{shlex.quote(sys.executable)} -m pip install --no-build-isolation --force-reinstall --no-deps"
+    name = family.distribution
+    version: str | None
+    try:
+        dist = importlib.metadata.distribution(name)
+        version = dist.version
+        direct = json.loads(dist.read_text("direct_url.json") or "null")
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        version, direct = family.dist_version, None
+    if isinstance(direct, dict) and str(direct.get("url", "")).startswith("file:"):
+        source = urllib.request.url2pathname(urllib.parse.urlparse(direct["url"]).path)
+        info = direct.get("dir_info")
+        if isinstance(info, dict):
+            return f"{pip} {'-e ' if info.get('editable') else ''}{shlex.quote(source)}"
+    pinned = f"{name}=={version}" if version else name
+    return f"{pip} --no-binary {shlex.quote(name)} {shlex.quote(pinned)}"

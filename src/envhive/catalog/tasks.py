@@ -1,0 +1,91 @@
+"""What a task is, independent of any pool: from a module's manifest, or from the loaded module."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from envhive.spaces import ConfigDecl, InfoDecl, RenderDecl, SpaceDecl
+
+# Gymnasium's grammar of an environment id ([namespace/]name[-vN]); every listed task is registered
+# with Gymnasium, so a plug-in's ids must follow it.
+TASK_ID = re.compile(r"(?:[\w:-]+/)?[\w:.-]+?(?:-v\d+)?")
+
+
+@dataclass(frozen=True)
+class DefaultSpaces:
+    """A task's spaces (and frames) for its default config."""
+
+    observation: SpaceDecl
+    action: SpaceDecl
+    infos: tuple[InfoDecl, ...]
+    render: RenderDecl | None = None  # None: the task has no renderer
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """What a task is, independent of any pool."""
+
+    id: str
+    module: str
+    family: str
+    doc: str
+    max_episode_steps: int  # the default time limit; 0: none
+    hidden: bool  # an engine test task: makeable, but not listed nor registered with Gymnasium
+    config: tuple[ConfigDecl, ...]  # every kwarg, max_episode_steps included
+    reset_options: tuple[tuple[str, str], ...]  # per-env reset(options=...) names and docs
+    default_spaces: DefaultSpaces | None  # None: known only by loading the module
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        return {f.name: f.default for f in self.config}
+
+    @property
+    def config_docs(self) -> dict[str, str]:
+        return {f.name: f.doc for f in self.config}
+
+    @classmethod
+    def from_module(cls, module: ModuleType, task_id: str) -> TaskInfo:
+        """A loaded module's own account of a task (what its manifest says, for a built-in one)."""
+        t = module.task_info(task_id)
+        s = module.task_spaces(task_id, {})
+        return cls(
+            id=t.id,
+            module=module.__name__,
+            family=t.family,
+            doc=t.doc,
+            max_episode_steps=t.max_episode_steps,
+            hidden=t.hidden,
+            config=tuple(ConfigDecl(f.name, f.default, f.doc) for f in t.config),
+            reset_options=tuple((n, d) for n, d in t.reset_options),
+            default_spaces=DefaultSpaces(
+                SpaceDecl.of(s.observation),
+                SpaceDecl.of(s.action),
+                tuple(InfoDecl.of(i) for i in s.infos),
+                RenderDecl.of(s.render),
+            ),
+        )
+
+    @classmethod
+    def from_manifest(cls, task_id: str, module: str, entry: dict[str, Any]) -> TaskInfo:
+        spaces = entry.get("spaces")
+        return cls(
+            id=task_id,
+            module=module,
+            family=str(entry["family"]),
+            doc=str(entry.get("doc", "")),
+            max_episode_steps=int(entry.get("max_episode_steps", 0)),
+            hidden=bool(entry.get("hidden", False)),
+            config=tuple(ConfigDecl(str(n), d, str(doc)) for n, d, doc in entry.get("config", ())),
+            reset_options=tuple((str(n), str(doc)) for n, doc in entry.get("reset_options", ())),
+            default_spaces=None
+            if spaces is None
+            else DefaultSpaces(
+                SpaceDecl.from_json(spaces["observation"]),
+                SpaceDecl.from_json(spaces["action"]),
+                tuple(InfoDecl.from_json(i) for i in spaces["infos"]),
+                RenderDecl.from_json(spaces.get("render")),
+            ),
+        )
