@@ -13,6 +13,7 @@ from rl_games.torch_runner import Runner
 
 import envhive
 from envhive.adapters import rl_games as hive_rl_games
+from envhive.bench.engines.ppo import rl_games_ppo_params
 
 
 def make(num_actors: int, **env_config) -> hive_rl_games.RlGamesVecEnv:
@@ -89,51 +90,19 @@ class ReturnLog(DefaultAlgoObserver):
 
 
 def cartpole_params(train_dir: str, max_epochs: int) -> dict:
-    """rl_games' own ppo_cartpole.yaml, on envhive, CPU, seeded, without torch.compile."""
-    return {
-        "params": {
-            "seed": 0,
-            "torch_threads": 1,
-            "algo": {"name": "a2c_discrete"},
-            "model": {"name": "discrete_a2c"},
-            "network": {
-                "name": "actor_critic",
-                "separate": True,
-                "space": {"discrete": {}},
-                "mlp": {"units": [32, 32], "activation": "relu", "initializer": {"name": "default"}},
-            },
-            "config": {
-                "name": "cartpole_envhive",
-                "env_name": "envhive",
-                "env_config": {"env_name": "CartPole-v1"},
-                "reward_shaper": {"scale_value": 0.1},
-                "normalize_advantage": True,
-                "gamma": 0.99,
-                "tau": 0.9,
-                "learning_rate": 1e-3,
-                "score_to_win": 450,
-                "grad_norm": 1.0,
-                "entropy_coef": 0.01,
-                "truncate_grads": True,
-                "e_clip": 0.2,
-                "clip_value": True,
-                "num_actors": 16,
-                "horizon_length": 32,
-                "minibatch_size": 128,
-                "mini_epochs": 4,
-                "critic_coef": 1,
-                "lr_schedule": None,
-                "kl_threshold": 0.008,
-                "normalize_input": False,
-                "save_best_after": 10,
-                "device": "cpu",
-                "multi_gpu": False,
-                "max_epochs": max_epochs,
-                "train_dir": train_dir,
-                "torch_compile": False,
-            },
-        }
-    }
+    """rl_games' own ppo_cartpole.yaml, on envhive, CPU, seeded, without torch.compile (the
+    benchmark's configuration, with the yaml's learning rate, minibatch and score to win)."""
+    params = rl_games_ppo_params("envhive", {"env_name": "CartPole-v1"}, num_actors=16, seed=0)
+    params["params"]["config"].update(
+        name="cartpole_envhive",
+        learning_rate=1e-3,
+        score_to_win=450,
+        minibatch_size=128,
+        save_best_after=10,
+        max_epochs=max_epochs,
+        train_dir=train_dir,
+    )
+    return params
 
 
 @pytest.fixture

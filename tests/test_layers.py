@@ -66,12 +66,15 @@ LAZY_ALLOWED = {
     ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.envpool.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
-    ("envhive.bench.engines", "envhive"): "a measured engine is imported only in its own worker process",
-    ("envhive.bench.engines", "envhive.catalog"): "a measured engine is imported only in its own worker process",
-    ("envhive.bench.engines", "envhive.adapters.sb3"): TRAINER_ENGINE,
-    ("envhive.bench.engines", "envhive.adapters.rl_games"): TRAINER_ENGINE,
-    ("envhive.bench.engines", "envhive.adapters.torchrl"): TRAINER_ENGINE,
-    ("envhive.bench.engines", "envhive.adapters.rllib"): TRAINER_ENGINE,
+    ("envhive.bench.engines.hive", "envhive"): "a measured engine is imported only in its own worker process",
+    ("envhive.bench.engines.hive", "envhive.catalog"): "a measured engine is imported only in its own worker process",
+    ("envhive.bench.engines.trainers", "envhive.adapters.sb3"): TRAINER_ENGINE,
+    ("envhive.bench.engines.trainers", "envhive.adapters.rl_games"): TRAINER_ENGINE,
+    ("envhive.bench.engines.trainers", "envhive.adapters.torchrl"): TRAINER_ENGINE,
+    ("envhive.bench.engines.trainers", "envhive.adapters.rllib"): TRAINER_ENGINE,
+    ("envhive.bench.engines.ppo", "envhive.adapters.rl_games"): TRAINER_ENGINE,
+    ("envhive.bench.engines.ppo", "envhive.adapters.torchrl"): TRAINER_ENGINE,
+    ("envhive.bench.engines.ppo", "envhive.adapters.rllib"): TRAINER_ENGINE,
 }
 
 

@@ -1,0 +1,135 @@
+"""envhive's own engines: the native pool, another build's (before/after runs), the process backend,
+the dm_env facade, and one env in the family's single-thread C++ loop (the per-core limit)."""
+
+from __future__ import annotations
+
+import importlib.resources
+import importlib.util
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from envhive.bench.engines.base import (
+    ALT_PYTHON_ENV,
+    Engine,
+    Runner,
+    pool_kwargs,
+    pool_runner,
+)
+
+ENVHIVE_HINT = "envhive not importable"
+LOOP_BENCH_DIR_ENV = "ENVHIVE_LOOP_BENCH_DIR"
+
+
+def _build_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    """envhive.make: the native pool, or the process backend for ids without a native task
+    (then `num_threads` is the number of worker processes)."""
+    import envhive
+
+    return _envhive_runner(envhive, task, envhive.backend_for(task), num_envs, batch_size, num_threads, seed)
+
+
+def _build_envhive_process(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import envhive
+
+    return _envhive_runner(envhive, task, "process", num_envs, batch_size, num_threads, seed)
+
+
+def _envhive_runner(
+    envhive: Any, task: str, backend: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int
+) -> Runner:
+    kwargs: dict[str, Any] = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed, "backend": backend}
+    if num_threads:
+        kwargs["num_workers" if backend == "process" else "num_threads"] = num_threads
+    env = envhive.make(task, **kwargs)
+    runner = pool_runner(env, env.single_action_space, num_envs, batch_size, seed)
+    runner.child_pids = list(getattr(env, "worker_pids", []))
+    return runner
+
+
+def _build_envhive_dm(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import envhive
+
+    env = envhive.make_dm(task, batch_size=batch_size, **pool_kwargs(num_envs, num_threads, seed))
+    return pool_runner(env, env.task_spec.action_space, num_envs, batch_size, seed, dm=True)
+
+
+def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
+    """Steps/s of one env of `task` in its family's single-thread C++ loop (csrc/core/loop_bench.h):
+    the per-core physical limit. The executables `<family>_loop_bench` are looked up in
+    $ENVHIVE_LOOP_BENCH_DIR (benchmarks/loop_bench_build.py builds them)."""
+    from envhive import catalog  # the measured engine is imported only in its own worker process
+
+    family = catalog.get(task).family
+    folder = os.environ.get(LOOP_BENCH_DIR_ENV)
+    binary = Path(folder or ".") / f"{family}_loop_bench"
+    if not folder or not binary.exists():
+        raise FileNotFoundError(
+            f"no {family}_loop_bench: set ${LOOP_BENCH_DIR_ENV} (benchmarks/loop_bench_build.py builds it)"
+        )
+    if family == "mujoco":
+        data = str(importlib.resources.files("gymnasium") / "envs" / "mujoco" / "assets")
+    elif family == "atari":
+        spec = importlib.util.find_spec("ale_py")
+        assert spec is not None and spec.submodule_search_locations
+        data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
+    else:
+        raise ValueError(f"no loop bench for the {family} family")
+    out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)
+    m = re.search(r"steps_per_s=([0-9.]+)", out.stdout)
+    if m is None:
+        raise RuntimeError(f"{binary.name} printed no steps_per_s: {out.stdout[-300:]} {out.stderr[-300:]}")
+    return float(m.group(1))
+
+
+POOLS = (
+    Engine(
+        "envhive",
+        "envhive.make, C++ thread pool",
+        "envhive",
+        ENVHIVE_HINT,
+        _build_envhive,
+        batched=True,
+        threaded=True,
+    ),
+    Engine(
+        "envhive-alt",
+        f"envhive of another build (${ALT_PYTHON_ENV}), for before/after runs",
+        "envhive",
+        f"set ${ALT_PYTHON_ENV}",
+        _build_envhive,
+        batched=True,
+        threaded=True,
+    ),
+    Engine(
+        "envhive-process",
+        "envhive.make(backend='process'): worker processes over shared memory",
+        "envhive",
+        ENVHIVE_HINT,
+        _build_envhive_process,
+        batched=True,
+        threaded=True,
+    ),
+    Engine(
+        "envhive-dm",
+        "envhive.make_dm, the dm_env facade over the same pool",
+        "envhive",
+        ENVHIVE_HINT,
+        _build_envhive_dm,
+        batched=True,
+        threaded=True,
+    ),
+)
+
+CPP_LOOP = Engine(
+    "cpp-loop",
+    "one env in a single-thread C++ loop, no pool, no Python (the per-core limit)",
+    "envhive",
+    ENVHIVE_HINT,
+    None,
+    vectorized=False,
+    label="1 env, C++ loop",
+    rate=loop_bench_rate,
+)

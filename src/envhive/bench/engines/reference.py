@@ -1,0 +1,64 @@
+"""The reference env of a task: the Gymnasium env (or ALE ROM) every other engine runs for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import gymnasium
+
+
+def gymnasium_id(task: str) -> str:
+    """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`)."""
+    import gymnasium
+
+    if task in gymnasium.registry:
+        return task
+    try:
+        import ale_py
+    except ImportError:
+        return task
+    gymnasium.register_envs(ale_py)
+    ale_id = f"ALE/{task}"
+    return ale_id if ale_id in gymnasium.registry else task
+
+
+def reference_env_fn(task: str) -> Callable[[], gymnasium.Env[Any, Any]]:
+    """A function making one Gymnasium env doing what envhive's task does: the same id. For Atari
+    that is EnvPool's defaults (the DQN recipe envhive's Atari tasks follow): ALE's raw frames
+    (frameskip=1, no sticky actions) through AtariPreprocessing(noop_max=30, frame_skip=4 with
+    max-pooling, 84x84 gray) and a 4-frame stack -- ALE's own v5 defaults (sticky actions, no
+    preprocessing) would not be like for like."""
+    import gymnasium
+
+    gid = gymnasium_id(task)
+    if not gid.startswith("ALE/"):
+        return lambda: gymnasium.make(gid)
+
+    def make_atari() -> gymnasium.Env[Any, Any]:
+        import ale_py
+        from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+        gymnasium.register_envs(ale_py)  # also in a subprocess vectoriser's child processes
+        env = gymnasium.make(gid, frameskip=1, repeat_action_probability=0.0)
+        env = AtariPreprocessing(env, noop_max=30, frame_skip=4, screen_size=84, grayscale_obs=True)
+        return FrameStackObservation(env, 4)
+
+    return make_atari
+
+
+def gymnasium_env(task: str) -> gymnasium.Env[Any, Any]:
+    """One reference env of `task` (`reference_env_fn`)."""
+    return reference_env_fn(task)()
+
+
+def atari_rom_id(task: str) -> str:
+    """Pong-v5 -> pong, MontezumaRevenge-v5 -> montezuma_revenge (ale-py's ROM ids)."""
+    import ale_py.roms
+
+    name = task.rsplit("-", 1)[0].lower()
+    for rom in ale_py.roms.get_all_rom_ids():
+        if rom.replace("_", "") == name:
+            return rom
+    raise ValueError(f"no ALE ROM for {task}")
