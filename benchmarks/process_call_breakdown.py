@@ -1,6 +1,8 @@
 """Where a sync ``step`` of the process backend spends its time, part by part.
 
-Times ``--calls`` sync steps of ``envhive.make(..., backend="process")`` and splits each into:
+Steps ``envhive.make(..., backend="process")`` sync, as the harness's ``envhive-process`` engine
+does (its runner and timing loop: random actions drawn up front, ``--warmup`` seconds untimed, then
+``--seconds`` timed; ``--repeats`` fresh pools), and splits each timed call into:
 
 * ``parent before``: the parent's Python from ``step()`` until the workers' command is published
   (checks, actions into the arena, the ring entries and wake-ups) -- on the C++ path (the
@@ -12,10 +14,11 @@ Times ``--calls`` sync steps of ``envhive.make(..., backend="process")`` and spl
 * ``parent after``: from there until ``step()`` returns (the outputs' copies and infos).
 
 Timestamps are ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for every process), taken by
-wrapping ``BlockStep.step`` (a worker's sync step), ``ProcessPool.wire_step`` (the C++ sync step),
-``ProcessPool.queue_block_steps`` and ``ProcessPool.wait_all`` (the Python path, ``--python-path``)
-in this process before the workers are forked (so the start method is ``fork``). The wrappers
-add about a microsecond to the parts they bound. Envs: Gymnasium's ``CartPole-v1``, ``nop`` (an
+wrapping the pool's ``step``, ``BlockStep.step`` (a worker's sync step; each worker saves its
+times when it exits), ``ProcessPool.wire_step`` (the C++ sync step), ``ProcessPool.queue_block_steps``
+and ``ProcessPool.wait_all`` (the Python path, ``--python-path``) in this process before the workers
+are forked (so the start method is ``fork``). The wrappers add about a microsecond to the parts
+they bound. Envs: Gymnasium's ``CartPole-v1``, ``nop`` (an
 env whose step does nothing: the fixed costs alone) or ``busy:US`` (a step that spins US
 microseconds: a known amount of env work).
 
@@ -38,8 +41,13 @@ import numpy as np
 from gymnasium import spaces
 
 import envhive
+from envhive.bench import Settings
+from envhive.bench.engines.base import pool_runner
+from envhive.bench.worker import run_for
 from envhive.process import block_step as block_module
 from envhive.process import pool as pool_module
+from envhive.process import worker as worker_module
+from envhive.vector import HiveVectorEnv
 
 clock = time.perf_counter
 
@@ -75,17 +83,25 @@ def make_factory(env: str) -> Any:
 
 
 class Record:
-    """What the wrappers write: the parent's (published, seen) times; where each worker saves its
-    (start, end) pairs, and after how many blocks (set per measurement, read by forked workers)."""
+    """What the wrappers write: the parent's (start, end) of each call and its (published, seen)
+    times; where each worker saves its (start, end) pairs when it exits."""
 
+    calls: list[tuple[float, float]] = []
     published: list[float] = []
     seen: list[float] = []
     folder = Path()
-    total = 0
 
 
 def instrument() -> None:
-    """Wrap the worker's block and the parent's queue / wait (once per process)."""
+    """Wrap the pool's step, the worker's block and exit, and the parent's queue / wait (once per process)."""
+    step = HiveVectorEnv.step
+
+    def timed_step(self: Any, actions: Any, *args: Any, **kwargs: Any) -> Any:
+        start = clock()
+        out = step(self, actions, *args, **kwargs)
+        Record.calls.append((start, clock()))
+        return out
+
     step_block = block_module.BlockStep.step
 
     def timed_block(self: Any) -> None:
@@ -93,8 +109,15 @@ def instrument() -> None:
         start = clock()
         step_block(self)
         times.append((start, clock()))
-        if len(times) == Record.total:
-            np.save(Record.folder / f"worker{self.rows.index}.npy", np.array(times))
+
+    run = worker_module.Worker.run
+
+    def run_and_save(self: Any) -> None:
+        try:
+            run(self)
+        finally:
+            times = self.block_step.__dict__.get("_breakdown", [])
+            np.save(Record.folder / f"worker{self.block_step.rows.index}.npy", np.array(times).reshape(-1, 2))
 
     queue = pool_module.ProcessPool.queue_block_steps
     wait_all = pool_module.ProcessPool.wait_all
@@ -118,40 +141,44 @@ def instrument() -> None:
             Record.seen.append(clock())
         return flags
 
+    HiveVectorEnv.step = timed_step  # type: ignore[method-assign]
     block_module.BlockStep.step = timed_block  # type: ignore[method-assign]
+    worker_module.Worker.run = run_and_save  # type: ignore[method-assign]
     pool_module.ProcessPool.queue_block_steps = timed_queue  # type: ignore[method-assign]
     pool_module.ProcessPool.wait_all = timed_wait  # type: ignore[method-assign]
     pool_module.ProcessPool.wire_step = timed_wire_step  # type: ignore[method-assign]
 
 
-def measure(env: str, num_envs: int, workers: int, calls: int, warmup: int, python_path: bool) -> dict[str, np.ndarray]:
-    total = warmup + calls
+def measure(env: str, num_envs: int, workers: int, settings: Settings, python_path: bool) -> dict[str, np.ndarray]:
+    """One fresh pool stepped as the harness steps it: the timed calls' parts (seconds each)."""
     with tempfile.TemporaryDirectory() as tmp:
-        Record.folder, Record.total = Path(tmp), total
+        Record.folder = Path(tmp)
         vec = envhive.make(
-            make_factory(env), num_envs=num_envs, num_workers=workers, seed=0, backend="process", start_method="fork"
+            make_factory(env),
+            num_envs=num_envs,
+            num_workers=workers,
+            seed=settings.seed,
+            backend="process",
+            start_method="fork",
         )
         try:
             vec.backend.pool.use_wire = not python_path
-            vec.reset()  # (a reset waits too: only the steps' times are kept)
-            Record.published.clear()
-            Record.seen.clear()
-            actions = np.random.default_rng(0).integers(0, 2, (1024, num_envs))
-            starts, ends = np.empty(total), np.empty(total)
-            for i in range(total):
-                starts[i] = clock()
-                vec.step(actions[i % 1024])
-                ends[i] = clock()
-            deadline = clock() + 10.0
-            paths = [Record.folder / f"worker{w}.npy" for w in range(workers)]
-            while not all(p.exists() for p in paths) and clock() < deadline:
-                time.sleep(0.01)
-            blocks = [np.load(p)[warmup:] for p in paths]
+            runner = pool_runner(vec, vec.single_action_space, num_envs, num_envs, settings.seed)  # resets
+            for record in (Record.calls, Record.published, Record.seen):
+                record.clear()  # (a reset waits too: only the steps' times are kept)
+            _, _, chunk = run_for(runner.advance, settings.warmup)
+            warm = len(Record.calls)
+            run_for(runner.advance, settings.seconds, chunk)
         finally:
             vec.close()
-    keep = slice(warmup, total)
-    pub, got = np.array(Record.published)[keep], np.array(Record.seen)[keep]
-    starts, ends = starts[keep], ends[keep]
+        deadline = clock() + 10.0
+        paths = [Record.folder / f"worker{w}.npy" for w in range(workers)]
+        while not all(p.exists() for p in paths) and clock() < deadline:
+            time.sleep(0.01)
+        blocks = [np.load(p)[warm:] for p in paths]
+    calls = np.array(Record.calls)[warm:]
+    starts, ends = calls[:, 0], calls[:, 1]
+    pub, got = np.array(Record.published)[warm:], np.array(Record.seen)[warm:]
     last_end = np.max([b[:, 1] for b in blocks], axis=0)
     parts = {"parent before": pub - starts}
     for w, b in enumerate(blocks):
@@ -169,18 +196,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--env", default="CartPole-v1", help="a Gymnasium id, 'nop' or 'busy:US' (default CartPole-v1)")
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--calls", type=int, default=6000, help="timed calls per repetition (default 6000)")
-    p.add_argument("--warmup", type=int, default=1000, help="untimed calls first (default 1000)")
+    p.add_argument("--seconds", type=float, default=1.0, help="timed seconds per repetition (default 1)")
+    p.add_argument("--warmup", type=float, default=0.5, help="untimed seconds of stepping first (default 0.5)")
     p.add_argument("--repeats", type=int, default=1, help="repetitions, each a fresh pool (default 1)")
     p.add_argument("--python-path", action="store_true", help="step through the Python path, not the C++ one")
     a = p.parse_args(argv)
+    settings = Settings(seconds=a.seconds, warmup=a.warmup, repeats=a.repeats)
     instrument()
     path = "Python path" if a.python_path else "C++ path"
     print(f"{a.env}, {a.num_envs} envs, {a.workers} workers, {os.cpu_count()} cores, {path}; us, median / mean")
-    for r in range(a.repeats):
-        parts = measure(a.env, a.num_envs, a.workers, a.calls, a.warmup, a.python_path)
+    for r in range(settings.repeats):
+        parts = measure(a.env, a.num_envs, a.workers, settings, a.python_path)
         cells = [f"{name} {np.median(v) * 1e6:.1f} / {np.mean(v) * 1e6:.1f}" for name, v in parts.items()]
-        print(f"run {r + 1}: " + " | ".join(cells))
+        print(f"run {r + 1} ({len(parts['call'])} calls): " + " | ".join(cells))
     return 0
 
 
