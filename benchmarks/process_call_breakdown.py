@@ -16,7 +16,7 @@ does (its runner and timing loop: random actions drawn up front, ``--warmup`` se
 Timestamps are ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for every process), taken by
 wrapping the pool's ``step``, ``BlockStep.step`` (a worker's sync step; each worker saves its
 times when it exits), ``ProcessPool.wire_step`` (the C++ sync step), ``ProcessPool.queue_block_steps``
-and ``ProcessPool.wait_all`` (the Python path, ``--python-path``) in this process before the workers
+and ``Completions.wait_all`` (the Python path, ``--python-path``) in this process before the workers
 are forked (so the start method is ``fork``). The wrappers add about a microsecond to the parts
 they bound. Envs: Gymnasium's ``CartPole-v1``, ``nop`` (an
 env whose step does nothing: the fixed costs alone) or ``busy:US`` (a step that spins US
@@ -45,6 +45,7 @@ from envhive.bench import Settings
 from envhive.bench.engines.base import pool_runner
 from envhive.bench.worker import run_for
 from envhive.process import block_step as block_module
+from envhive.process import completions as completions_module
 from envhive.process import pool as pool_module
 from envhive.process import worker as worker_module
 from envhive.vector import HiveVectorEnv
@@ -120,7 +121,7 @@ def instrument() -> None:
             np.save(Record.folder / f"worker{self.block_step.rows.index}.npy", np.array(times).reshape(-1, 2))
 
     queue = pool_module.ProcessPool.queue_block_steps
-    wait_all = pool_module.ProcessPool.wait_all
+    wait_all = completions_module.Completions.wait_all
 
     def timed_queue(self: Any) -> None:
         queue(self)
@@ -145,7 +146,7 @@ def instrument() -> None:
     block_module.BlockStep.step = timed_block  # type: ignore[method-assign]
     worker_module.Worker.run = run_and_save  # type: ignore[method-assign]
     pool_module.ProcessPool.queue_block_steps = timed_queue  # type: ignore[method-assign]
-    pool_module.ProcessPool.wait_all = timed_wait  # type: ignore[method-assign]
+    completions_module.Completions.wait_all = timed_wait  # type: ignore[method-assign]
     pool_module.ProcessPool.wire_step = timed_wire_step  # type: ignore[method-assign]
 
 

