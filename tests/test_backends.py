@@ -247,3 +247,72 @@ def test_sb3_get_attr_on_a_process_pool_does_not_call_its_envs_native() -> None:
         assert "envs are native" not in str(err.value)
     finally:
         venv.close()
+
+
+class Malformed(gymnasium.Env):
+    """An env whose observation goes wrong at its first step once reset with ``bad_seed`` (as
+    ``bad``: None, a scalar, a shorter row, strings), and whose spaces may differ (``wide``)."""
+
+    action_space = gymnasium.spaces.Discrete(2)
+
+    def __init__(self, bad: str = "none", bad_seed: int = -1, wide: bool = False) -> None:
+        self.observation_space = gymnasium.spaces.Box(-1.0, 1.0, shape=(5 if wide else 4,), dtype=np.float32)
+        self.bad, self.bad_seed, self.failing = bad, bad_seed, False
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self.failing = seed == self.bad_seed
+        return np.zeros(self.observation_space.shape, np.float32), {}
+
+    def step(self, action):
+        obs = np.zeros(self.observation_space.shape, np.float32)
+        if self.failing:
+            obs = {"none": None, "scalar": 0.5, "short": np.zeros(1, np.float32), "strings": np.array(list("abcd"))}[
+                self.bad
+            ]
+        return obs, 1.0, False, False, {}
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("none", "returned None as its observation"),
+        ("scalar", r"an observation of shape \(\); the space's is \(4,\)"),
+        ("short", r"an observation of shape \(1,\); the space's is \(4,\)"),
+        ("strings", "not numbers"),
+    ],
+)
+@pytest.mark.parametrize("batch_size", [None, 2])
+def test_a_malformed_observation_is_an_env_error_not_a_broadcast(bad: str, message: str, batch_size) -> None:
+    """Gymnasium's SyncVectorEnv raises for these; the process backend reports the env that
+    returned it (numpy alone would broadcast a scalar or a short row, and write None as NaN)."""
+    env = envhive.make(Malformed, num_envs=4, num_workers=2, start_method="fork", bad=bad, bad_seed=12, seed=10)
+    try:
+        if batch_size is None:
+            env.reset()
+            with pytest.raises(envhive.EnvError, match=message) as err:
+                env.step(np.zeros(4, dtype=np.int64))
+        else:  # async, env by env
+            env.close()
+            env = envhive.make(
+                Malformed, num_envs=4, num_workers=2, start_method="fork", bad=bad, bad_seed=12, seed=10, batch_size=4
+            )
+            env.reset()
+            with pytest.raises(envhive.EnvError, match=message) as err:
+                env.step(np.zeros(4, dtype=np.int64), np.arange(4))
+        assert err.value.env_ids == [2]
+    finally:
+        env.close()
+
+
+def test_envs_of_one_pool_with_other_spaces_are_refused() -> None:
+    calls = iter(range(100))
+
+    def factory() -> Malformed:
+        return Malformed(wide=next(calls) == 1)  # the second env of the (single) worker differs
+
+    with pytest.raises(
+        envhive.EnvError, match=r"env 1 has the spaces Box.*\(5,\).*every env of a pool must have the same"
+    ):
+        envhive.make(factory, num_envs=3, num_workers=1, start_method="fork")

@@ -15,7 +15,7 @@ import envhive._procwire as _procwire
 from envhive.process.env_step import Episodes
 from envhive.process.protocol import FLAG_ERROR, FLAG_FINAL, FLAG_INFO, SAME_STEP, STATUS_ERROR
 from envhive.process.worker_pipe import ParentPipe
-from envhive.process.worker_rows import BAD_OBS, WorkerRows, bad_obs
+from envhive.process.worker_rows import BAD_OBS, WorkerRows, bad_obs, check_obs_row
 
 
 class BlockStep:
@@ -110,11 +110,12 @@ class BlockStep:
                 np.concatenate(obs_out, out=self.obs_concat)
             else:  # scalars, or an odd one: exactly as Gymnasium's concatenate batches them
                 np.stack(obs_out, out=obs_block)
-        except BAD_OBS:  # find the env whose observation does not fit
+        except Exception:  # noqa: BLE001 - find the env whose observation does not fit (whatever it is)
             for i, obs in enumerate(obs_out):
                 try:
+                    check_obs_row(obs, obs_block.shape[1:])
                     obs_block[i] = obs
-                except BAD_OBS as error:
+                except Exception as error:  # noqa: BLE001 - reported to the parent as EnvError
                     failed.append((i, error))
                     self._fail_row(i, bad_obs(self.rows.obs_space, error))
 

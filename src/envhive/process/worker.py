@@ -90,6 +90,19 @@ def main(args: WorkerArgs, conn: Connection) -> None:
                 _close_quietly(env)
             return
     first = envs[0]
+    for k, env in enumerate(envs[1:], start=args.lo + 1):  # one pool, one pair of spaces
+        if env.observation_space != first.observation_space or env.action_space != first.action_space:
+            conn.send(
+                (
+                    "fatal",
+                    k,
+                    f"env {k} has the spaces {env.observation_space} / {env.action_space}, but env {args.lo} has "
+                    f"{first.observation_space} / {first.action_space}: every env of a pool must have the same spaces",
+                )
+            )
+            for each in envs:
+                _close_quietly(each)
+            return
     conn.send(
         (
             "spaces",

@@ -185,10 +185,27 @@ def _object_writer(name: str, data: np.ndarray, lengths: np.ndarray, pipe: Paren
 
 
 def _row_writer(out: np.ndarray) -> Callable[[int, Any], None]:
+    shape = out.shape[1:]
+
     def put(env_id: int, value: Any) -> None:
+        check_obs_row(value, shape)
         out[env_id] = value
 
     return put
+
+
+def check_obs_row(value: Any, shape: tuple[int, ...]) -> None:
+    """ValueError unless ``value`` is one env's observation of ``shape`` holding numbers: numpy
+    would broadcast a scalar or a shorter row into the arena's row, and write None as NaN, where
+    Gymnasium's vector envs refuse them."""
+    if value is None:
+        raise ValueError("the env returned None as its observation")
+    got = np.shape(value)
+    if got != shape:
+        raise ValueError(f"the env returned an observation of shape {got}; the space's is {shape}")
+    kind = value.dtype.kind if isinstance(value, np.ndarray | np.generic) else np.asarray(value).dtype.kind
+    if kind not in "biuf":
+        raise ValueError(f"the env returned an observation of dtype {np.asarray(value).dtype}, not numbers")
 
 
 def _action_reader(space: Any, arrays: list[np.ndarray], act_leaves: list[Leaf]) -> Callable[[int], Any]:
