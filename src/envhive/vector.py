@@ -87,17 +87,18 @@ class HiveVectorEnv(VectorEnv):
         self._check_actions = None if backend.capabilities.checks_calls else ActionCheck(spec.action_space)
         # text_observations="str": Text leaves as Gymnasium batches them (tuples of str).
         self._text = text_leaves(spec.observation_space) if pool.text_observations == "str" else []
-        # The common call, straight to the backend: nothing to check or convert here.
-        self._direct_step: Callable[..., Step] | None = (
-            backend.step if self._check_actions is None and not self._text else None
-        )
+        # The common calls, straight to the backend: nothing to check or convert here.
+        direct = self._check_actions is None and not self._text
+        self._direct_step: Callable[..., Step] | None = backend.step if direct else None
+        self._direct_send: Callable[..., None] | None = backend.send if direct else None
+        self._direct_recv: Callable[..., Step] | None = backend.recv if direct else None
         self._api: VectorApi | None = None
 
     def use_api(self, api: VectorApi) -> None:
         """Serve every call with ``api``'s conventions from now on (``envhive.envpool`` makes its
         pools this way: EnvPool's API is this class with EnvPool's conventions)."""
         self._api = api
-        self._direct_step = None
+        self._direct_step = self._direct_send = self._direct_recv = None
 
     @property
     def num_envs(self) -> int:
@@ -186,7 +187,9 @@ class HiveVectorEnv(VectorEnv):
     def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
         """Queue ``actions`` for ``env_id`` (default: every env) and return at once (``partial``:
         as for :meth:`step`)."""
-        if self._api is not None:
+        if self._direct_send is not None and not partial:
+            self._direct_send(actions, env_id)
+        elif self._api is not None:
             self._api.send(actions, env_id, partial)
         else:
             self._send(actions, env_id, partial)
@@ -194,6 +197,8 @@ class HiveVectorEnv(VectorEnv):
     def recv(self, timeout: float | None = None, *, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s.
         ``reset=True`` (EnvPool's): return ``(obs, info)`` of a batch of resets."""
+        if self._direct_recv is not None and timeout is None and not reset:
+            return self._direct_recv(None)
         if self._api is not None:
             return self._api.recv(timeout, reset, return_info)
         out = self._recv(timeout)
