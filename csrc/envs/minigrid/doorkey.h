@@ -23,7 +23,7 @@ class DoorKeyEnv final : public MiniGridEnv {
     grid_.vert_wall(split, 0, -1, wall());
     place_agent({0, 0}, {split, height_});
     const int door = rand_int(1, height_ - 2);
-    put_obj(add_door(Color::kYellow, false, true), split, door);
+    put_obj(new_door(Color::kYellow, false, true), split, door);
     place_obj(add(Type::kKey, Color::kYellow), {0, 0}, {split, height_});
     mission_ = "use the key to open the door and then get to the goal";
   }

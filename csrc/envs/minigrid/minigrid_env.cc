@@ -121,7 +121,7 @@ ObjId MiniGridEnv::add(Type type, Color color) {
   return static_cast<ObjId>(objs_.size() - 1);
 }
 
-ObjId MiniGridEnv::add_door(Color color, bool is_open, bool is_locked) {
+ObjId MiniGridEnv::new_door(Color color, bool is_open, bool is_locked) {
   const ObjId id = add(Type::kDoor, color);
   obj(id).is_open = is_open;
   obj(id).is_locked = is_locked;

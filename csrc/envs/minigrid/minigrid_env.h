@@ -85,7 +85,7 @@ class MiniGridEnv : public Env {
 
   // -- objects
   ObjId add(Type type, Color color);  // a new object in this episode's arena
-  ObjId add_door(Color color, bool is_open = false, bool is_locked = false);
+  ObjId new_door(Color color, bool is_open = false, bool is_locked = false);
   ObjId wall();  // the grey wall every wall cell shares (walls have no identity minigrid uses)
   WorldObj& obj(ObjId id) { return objs_[static_cast<size_t>(id)]; }
   const WorldObj& obj(ObjId id) const { return objs_[static_cast<size_t>(id)]; }
