@@ -4,7 +4,10 @@
 
 namespace envhive {
 
-void register_module_tasks(TaskRegistry& registry) { register_minigrid(registry); }
+void register_module_tasks(TaskRegistry& registry) {
+  register_minigrid(registry);
+  register_babyai(registry);
+}
 
 void bind_module_extras(nanobind::module_& /*m*/) {}
 

@@ -5,5 +5,6 @@
 #include "../../core/task.h"
 
 namespace envhive {
-void register_minigrid(TaskRegistry& registry);
+void register_minigrid(TaskRegistry& registry);  // the MiniGrid suite
+void register_babyai(TaskRegistry& registry);    // the BabyAI levels
 }  // namespace envhive
