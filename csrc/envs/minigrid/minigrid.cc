@@ -20,6 +20,7 @@
 #include "playground.h"
 #include "put_near.h"
 #include "red_blue_doors.h"
+#include "tile_sampler.h"
 #include "unlock.h"
 #include "unlock_pickup.h"
 
@@ -114,6 +115,15 @@ void register_suite(TaskRegistry& r) {
 }
 }  // namespace
 
-void register_minigrid(TaskRegistry& registry) { register_suite(registry); }
+void register_minigrid(TaskRegistry& registry) {
+  register_suite(registry);
+  register_task<TileSamplerEnv>(registry,
+                                {.id = "MiniGridTiles-v0",
+                                 .family = kFamily,
+                                 .doc = "Engine test env: every object minigrid draws, in every color and state.",
+                                 .max_episode_steps = 100,
+                                 .hidden = true},
+                                TileSamplerEnv::Params{});
+}
 
 }  // namespace envhive

@@ -9,6 +9,8 @@ namespace envhive::minigrid {
 
 namespace {
 constexpr int kFlatCharCodes = 28;  // FlatObsWrapper.numCharCodes: a-z, space, comma
+// Every character a minigrid or BabyAI mission uses.
+constexpr const char* kMissionCharset = "abcdefghijklmnopqrstuvwxyz ,";
 constexpr int64_t kRenderFps = 10;  // MiniGridEnv.metadata["render_fps"]
 
 int64_t positive(const Config& c, const char* name) {
@@ -57,7 +59,8 @@ std::vector<ConfigField> MiniGridEnv::common_config() {
       {"rgb_img_obs", false, "RGBImgObsWrapper: the image is a frame of the whole grid (rgb_tile_size per cell)."},
       {"rgb_img_partial_obs", false, "RGBImgPartialObsWrapper: the image is a frame of the agent's view."},
       {"rgb_tile_size", int64_t{8}, "tile_size of the RGB wrappers."},
-      {"flat_obs", false, "FlatObsWrapper: the image, flattened, then the mission one-hot (28 codes per character)."},
+      {"img_obs", false, "ImgObsWrapper: the observation is the image alone (a Box)."},
+      {"flat_obs", false, "FlatObsWrapper: one Box, the image flattened, then the mission one-hot (28 codes per character)."},
       {"flat_max_str_len", int64_t{96}, "maxStrLen of FlatObsWrapper."},
   };
 }
@@ -68,11 +71,19 @@ Spaces MiniGridEnv::common_spaces(const Config& c, const Layout& layout) {
   if (c.integer("max_episode_steps") < 0) throw std::invalid_argument("max_episode_steps must be >= 0");
   std::vector<int64_t> shape = image_shape(c, layout);
   Spaces s;
+  if (c.flag("flat_obs") && c.flag("img_obs"))
+    throw std::invalid_argument("img_obs and flat_obs each make the observation one Box: set at most one of them");
   if (c.flag("flat_obs")) {
     const int64_t image = shape[0] * shape[1] * shape[2];
     s.observation = SpaceSpec::box(DType::kUInt8, {image + kFlatCharCodes * positive(c, "flat_max_str_len")}, {0}, {255});
-  } else {
+  } else if (c.flag("img_obs")) {
     s.observation = SpaceSpec::box(DType::kUInt8, std::move(shape), {0}, {255});
+  } else {
+    s.observation = SpaceSpec::dict({
+        {"direction", SpaceSpec::discrete(4)},
+        {"image", SpaceSpec::box(DType::kUInt8, std::move(shape), {0}, {255})},
+        {"mission", SpaceSpec::text(layout.mission_length, 0, kMissionCharset)},
+    });
   }
   s.action = SpaceSpec::discrete(layout.num_actions);
   const int64_t ts = positive(c, "tile_size");
@@ -96,8 +107,10 @@ MiniGridEnv::MiniGridEnv(const Config& c, const Layout& layout, bool see_through
       agent_pov_(c.flag("agent_pov")),
       image_(image_kind(c)),
       rgb_tile_size_(static_cast<int>(positive(c, "rgb_tile_size"))),
+      img_obs_(c.flag("img_obs")),
       flat_(c.flag("flat_obs")),
       flat_max_str_len_(static_cast<int>(positive(c, "flat_max_str_len"))),
+      mission_bytes_(static_cast<size_t>(layout.mission_length)),
       num_actions_(layout.num_actions) {
   const auto shape = image_shape(c, layout);
   image_bytes_ = static_cast<size_t>(shape[0] * shape[1] * shape[2]);
@@ -345,8 +358,7 @@ void MiniGridEnv::write_flat_mission(uint8_t* out) const {
   }
 }
 
-void MiniGridEnv::write_obs(void* dst) const {
-  auto* out = static_cast<uint8_t*>(dst);
+void MiniGridEnv::write_image(uint8_t* out) const {
   switch (image_) {
     case ImageKind::kPartial:
       if (reset_image_held_)
@@ -358,7 +370,26 @@ void MiniGridEnv::write_obs(void* dst) const {
     case ImageKind::kRgb: draw_full(out, rgb_tile_size_, highlight_); break;
     case ImageKind::kRgbPartial: draw_pov(out, rgb_tile_size_); break;
   }
+}
+
+void MiniGridEnv::write_obs(void* dst) const {
+  auto* out = static_cast<uint8_t*>(dst);
+  write_image(out);
   if (flat_) write_flat_mission(out + image_bytes_);
+}
+
+void MiniGridEnv::write_obs_leaves(void* const* dst) const {
+  if (img_obs_ || flat_) {
+    write_obs(dst[0]);
+    return;
+  }
+  *static_cast<int64_t*>(dst[0]) = agent_dir_;
+  write_image(static_cast<uint8_t*>(dst[1]));
+  if (mission_.size() > mission_bytes_)
+    throw std::length_error("mission longer than its text leaf (" + std::to_string(mission_bytes_) + " bytes): " + mission_);
+  auto* text = static_cast<uint8_t*>(dst[2]);
+  std::memcpy(text, mission_.data(), mission_.size());
+  std::memset(text + mission_.size(), 0, mission_bytes_ - mission_.size());
 }
 
 // ------------------------------------------------------------------------------------ frames

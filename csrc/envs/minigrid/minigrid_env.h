@@ -60,6 +60,9 @@ class MiniGridEnv : public Env {
 
   void reset() final;
   StepResult step(const void* action) final;
+  // minigrid's observation, a Dict (direction, image, mission: gymnasium's Dict sorts its keys),
+  // or with img_obs / flat_obs one Box.
+  void write_obs_leaves(void* const* dst) const override;
   void write_obs(void* dst) const override;
   void render(uint8_t* rgb, RenderSlot& slot) override;
 
@@ -151,6 +154,7 @@ class MiniGridEnv : public Env {
   void write_full(uint8_t* out) const;
   void draw_full(uint8_t* out, int tile_size, bool highlight) const;
   void draw_pov(uint8_t* out, int tile_size) const;
+  void write_image(uint8_t* out) const;  // obs["image"], as the wrappers in use make it
   void write_flat_mission(uint8_t* out) const;
   int tile_code_at(ObjId id) const;
 
@@ -161,8 +165,9 @@ class MiniGridEnv : public Env {
   bool agent_pov_;
   ImageKind image_;
   int rgb_tile_size_;
-  bool flat_;
+  bool img_obs_, flat_;
   int flat_max_str_len_;
+  size_t mission_bytes_;
   int num_actions_;
   size_t image_bytes_;
   ObjId wall_ = kNone;
