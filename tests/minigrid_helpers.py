@@ -31,7 +31,9 @@ MINIGRID_IDS = sorted(
 Policy = Callable[[int, gymnasium.vector.VectorEnv], np.ndarray]
 
 
-def reference(task: str, n: int, mode: str, wrappers: tuple[Any, ...] = (), **kwargs: Any) -> gymnasium.vector.VectorEnv:
+def reference(
+    task: str, n: int, mode: str, wrappers: tuple[Any, ...] = (), **kwargs: Any
+) -> gymnasium.vector.VectorEnv:
     """minigrid's env of `task` in Gymnasium's SyncVectorEnv (kwargs go to minigrid's constructor)."""
     return gymnasium.make_vec(
         task,
@@ -58,7 +60,9 @@ def assert_obs_equal(ours: Any, ref: Any, what: str) -> None:
         return
     ref = np.asarray(ref)
     got = np.asarray(ours)
-    assert got.shape == ref.shape and got.dtype == ref.dtype, f"{what}: {got.dtype}{got.shape} != {ref.dtype}{ref.shape}"
+    assert got.shape == ref.shape and got.dtype == ref.dtype, (
+        f"{what}: {got.dtype}{got.shape} != {ref.dtype}{ref.shape}"
+    )
     if not np.array_equal(got, ref):
         where = np.argwhere(got != ref)
         raise AssertionError(f"{what}: {len(where)} values differ, first at {where[:3].tolist()}")
@@ -166,8 +170,10 @@ def run_planned(ours: Any, ref: gymnasium.vector.VectorEnv, mode: str, seed: int
 def babyai_bot(env: Any) -> Callable[[], int]:
     """BabyAI's bot for a level (minigrid's MiniGrid room tasks get the instruction they state)."""
     if not isinstance(env, RoomGridLevel):  # a MiniGrid task: its mission as an instruction
-        env.instrs = OpenInstr(ObjDesc("door")) if type(env).__name__ == "UnlockEnv" else PickupInstr(
-            ObjDesc(env.obj.type, env.obj.color)
+        env.instrs = (
+            OpenInstr(ObjDesc("door"))
+            if type(env).__name__ == "UnlockEnv"
+            else PickupInstr(ObjDesc(env.obj.type, env.obj.color))
         )
         env.instrs.reset_verifier(env)
     bot: BabyAIBot | None = BabyAIBot(env)

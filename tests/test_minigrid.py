@@ -35,7 +35,7 @@ from minigrid_helpers import (
     reference,
     run_planned,
 )
-from process_helpers import async_records, assert_records_equal, sync_records
+from process_helpers import assert_records_equal, async_records, sync_records
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # minigrid's older ids warn
 
@@ -146,7 +146,12 @@ def test_async_pool_matches_minigrid_env_by_env() -> None:
 
 # ----------------------------------------------------------------------------- observations
 
-WRAPPED = ["MiniGrid-DoorKey-6x6-v0", "MiniGrid-LavaCrossingS9N2-v0", "MiniGrid-ObstructedMaze-2Dlhb-v1", "BabyAI-GoTo-v0"]
+WRAPPED = [
+    "MiniGrid-DoorKey-6x6-v0",
+    "MiniGrid-LavaCrossingS9N2-v0",
+    "MiniGrid-ObstructedMaze-2Dlhb-v1",
+    "BabyAI-GoTo-v0",
+]
 WRAPPERS: dict[str, tuple[dict[str, Any], list[Any]]] = {
     "ImgObsWrapper": ({"img_obs": True}, [ImgObsWrapper]),
     "FullyObsWrapper": ({"fully_obs": True}, [FullyObsWrapper]),
@@ -156,7 +161,10 @@ WRAPPERS: dict[str, tuple[dict[str, Any], list[Any]]] = {
         {"rgb_img_obs": True, "rgb_tile_size": 5, "highlight": False},
         [lambda e: RGBImgObsWrapper(e, tile_size=5)],
     ),
-    "ImgObs(RGBImgPartialObs)": ({"rgb_img_partial_obs": True, "img_obs": True}, [RGBImgPartialObsWrapper, ImgObsWrapper]),
+    "ImgObs(RGBImgPartialObs)": (
+        {"rgb_img_partial_obs": True, "img_obs": True},
+        [RGBImgPartialObsWrapper, ImgObsWrapper],
+    ),
     "FlatObsWrapper": ({"flat_obs": True}, [FlatObsWrapper]),
     "FlatObs(FullyObs)-400": (
         {"fully_obs": True, "flat_obs": True, "flat_max_str_len": 400},

@@ -52,7 +52,6 @@ def test_vector_seed_plus_index_near_the_top() -> None:
         envhive.make("Dummy-v0", num_envs=4, seed=top)
 
 
-
 def _numpy_program(gen: np.random.Generator, program: list[tuple[int, int, int]]) -> list[float]:
     out: list[float] = []
     for op, a, b in program:

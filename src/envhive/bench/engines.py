@@ -45,10 +45,15 @@ Builder = Callable[[str, int, int, int | None, int], Runner]
 
 
 def gymnasium_id(task: str) -> str:
-    """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`)."""
+    """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`; minigrid's
+    ids exist once minigrid is imported)."""
     import gymnasium
 
     if task in gymnasium.registry:
+        return task
+    if task.startswith(("MiniGrid-", "BabyAI-")):  # minigrid registers its ids when imported
+        if importlib.util.find_spec("minigrid") is not None:
+            importlib.import_module("minigrid")
         return task
     try:
         import ale_py
@@ -368,6 +373,7 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
     from envhive import catalog  # the measured engine is imported only in its own worker process
 
     family = catalog.get(task).family
+    family = "minigrid" if family == "babyai" else family  # one executable runs both
     folder = os.environ.get(LOOP_BENCH_DIR_ENV)
     binary = Path(folder or ".") / f"{family}_loop_bench"
     if not folder or not binary.exists():
@@ -380,6 +386,8 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         spec = importlib.util.find_spec("ale_py")
         assert spec is not None and spec.submodule_search_locations
         data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
+    elif family == "minigrid":
+        data = "-"  # the family reads no files
     else:
         raise ValueError(f"no loop bench for the {family} family")
     out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)
