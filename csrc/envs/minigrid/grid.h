@@ -20,6 +20,7 @@ class Grid {
   int width() const { return width_; }
   int height() const { return height_; }
   bool inside(Pos p) const { return p.x >= 0 && p.x < width_ && p.y >= 0 && p.y < height_; }
+  const ObjId* data() const { return cells_.data(); }  // row-major: (x, y) at y * width + x
 
   ObjId get(int x, int y) const { return cells_[index(x, y)]; }
   ObjId get(Pos p) const { return get(p.x, p.y); }
@@ -44,10 +45,13 @@ class Grid {
 
  private:
   size_t index(int x, int y) const {
-    if (x < 0 || x >= width_ || y < 0 || y >= height_)
-      throw std::out_of_range("grid position (" + std::to_string(x) + ", " + std::to_string(y) + ") outside a " +
-                              std::to_string(width_) + "x" + std::to_string(height_) + " grid");
+    if (x < 0 || x >= width_ || y < 0 || y >= height_) [[unlikely]]
+      outside(x, y);
     return static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x);
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] void outside(int x, int y) const {
+    throw std::out_of_range("grid position (" + std::to_string(x) + ", " + std::to_string(y) + ") outside a " +
+                            std::to_string(width_) + "x" + std::to_string(height_) + " grid");
   }
   int width_ = 0, height_ = 0;
   std::vector<ObjId> cells_;

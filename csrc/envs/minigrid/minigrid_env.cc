@@ -149,7 +149,6 @@ ObjId MiniGridEnv::wall() {
 void MiniGridEnv::put_obj(ObjId id, int x, int y) {
   grid_.set(x, y, id);
   WorldObj& o = obj(id);
-  o.placed = true;
   o.init_pos = o.cur_pos = {x, y};
 }
 
@@ -216,7 +215,6 @@ StepResult MiniGridEnv::base_step(int action) {
       if (fwd_cell == nullptr && carrying_ != kNone) {
         grid_.set(fwd, carrying_);
         obj(carrying_).cur_pos = fwd;
-        obj(carrying_).placed = true;
         carrying_ = kNone;
       }
       break;
@@ -248,43 +246,51 @@ void MiniGridEnv::gen_view(std::vector<ObjId>& cells, std::vector<uint8_t>& visi
   const int s = view_size_;
   const size_t n = static_cast<size_t>(s) * static_cast<size_t>(s);
   cells.resize(n);
-  visible.assign(n, 0);
+  visible.resize(n);
+  view_opaque_.resize(n);
   const Pos d = kDirVec[agent_dir_];
   const Pos r{-d.y, d.x};
-  // get_view_coords inverted: view cell (vx, vy) is agent + d * (s - 1 - vy) + r * (vx - s // 2);
-  // Grid.slice makes cells beyond the grid walls.
-  for (int vx = 0; vx < s; ++vx)
-    for (int vy = 0; vy < s; ++vy) {
-      const int f = s - 1 - vy, side = vx - s / 2;
-      const Pos w{agent_pos_.x + d.x * f + r.x * side, agent_pos_.y + d.y * f + r.y * side};
-      cells[static_cast<size_t>(vx * s + vy)] = grid_.inside(w) ? grid_.get(w) : kOutside;
+  // get_view_coords inverted: view cell (vx, vy) is the world cell top + r * vx - d * vy, where
+  // top = agent + d * (s - 1) - r * (s // 2); Grid.slice makes cells beyond the grid walls.
+  const Pos top{agent_pos_.x + d.x * (s - 1) - r.x * (s / 2), agent_pos_.y + d.y * (s - 1) - r.y * (s / 2)};
+  const Pos far{top.x + r.x * (s - 1) - d.x * (s - 1), top.y + r.y * (s - 1) - d.y * (s - 1)};
+  const bool inside = grid_.inside(top) && grid_.inside(far);  // opposite corners of the square
+  const ObjId* world = grid_.data();
+  const int width = grid_.width();
+  for (int vx = 0; vx < s; ++vx) {
+    Pos w{top.x + r.x * vx, top.y + r.y * vx};
+    for (int vy = 0; vy < s; ++vy, w.x -= d.x, w.y -= d.y) {
+      const size_t k = static_cast<size_t>(vx * s + vy);
+      const ObjId id = inside || grid_.inside(w) ? world[w.y * width + w.x] : kOutside;
+      cells[k] = id;
+      view_opaque_[k] = id == kOutside || (id != kNone && !objs_[static_cast<size_t>(id)].see_behind());
     }
+  }
   if (see_through_walls_) {
-    visible.assign(n, 1);
+    std::fill(visible.begin(), visible.end(), uint8_t{1});
     return;
   }
   // Grid.process_vis, from the agent's cell (s // 2, s - 1) upwards.
+  std::fill(visible.begin(), visible.end(), uint8_t{0});
+  uint8_t* vis = visible.data();
+  const uint8_t* opaque = view_opaque_.data();
   auto at = [s](int i, int j) { return static_cast<size_t>(i * s + j); };
-  auto opaque = [&](int i, int j) {
-    const ObjId id = cells[at(i, j)];
-    return id == kOutside || (id != kNone && !objs_[static_cast<size_t>(id)].see_behind());
-  };
-  visible[at(s / 2, s - 1)] = 1;
+  vis[at(s / 2, s - 1)] = 1;
   for (int j = s - 1; j >= 0; --j) {
     for (int i = 0; i < s - 1; ++i) {
-      if (!visible[at(i, j)] || opaque(i, j)) continue;
-      visible[at(i + 1, j)] = 1;
+      if (!vis[at(i, j)] || opaque[at(i, j)]) continue;
+      vis[at(i + 1, j)] = 1;
       if (j > 0) {
-        visible[at(i + 1, j - 1)] = 1;
-        visible[at(i, j - 1)] = 1;
+        vis[at(i + 1, j - 1)] = 1;
+        vis[at(i, j - 1)] = 1;
       }
     }
     for (int i = s - 1; i >= 1; --i) {
-      if (!visible[at(i, j)] || opaque(i, j)) continue;
-      visible[at(i - 1, j)] = 1;
+      if (!vis[at(i, j)] || opaque[at(i, j)]) continue;
+      vis[at(i - 1, j)] = 1;
       if (j > 0) {
-        visible[at(i - 1, j - 1)] = 1;
-        visible[at(i, j - 1)] = 1;
+        vis[at(i - 1, j - 1)] = 1;
+        vis[at(i, j - 1)] = 1;
       }
     }
   }
@@ -406,7 +412,8 @@ int MiniGridEnv::tile_code_at(ObjId id) const {
 
 // get_full_render: the grid, the agent, and (highlight) the cells of its view it sees.
 void MiniGridEnv::draw_full(uint8_t* out, int tile_size, bool highlight) const {
-  std::vector<uint8_t> lit(static_cast<size_t>(width_) * static_cast<size_t>(height_), 0);
+  std::vector<uint8_t>& lit = lit_cells_;
+  lit.assign(static_cast<size_t>(width_) * static_cast<size_t>(height_), 0);
   if (highlight) {
     gen_view(view_cells_, view_visible_);
     const int s = view_size_;
@@ -438,10 +445,10 @@ void MiniGridEnv::draw_pov(uint8_t* out, int tile_size) const {
   for (int vy = 0; vy < s; ++vy)
     for (int vx = 0; vx < s; ++vx) {
       const size_t k = static_cast<size_t>(vx * s + vy);
-      const bool seen = view_visible_[k] != 0;
+      const bool seen = view_visible_[k] != 0;  // process_vis emptied the cells it does not see
       const bool agent_here = vx == s / 2 && vy == s - 1;
-      put_tile(out, s, tile_size, vx, vy, tile(tile_size, seen || agent_here ? tile_code_at(view_cells_[k]) : 0,
-                                                agent_here ? 3 : -1, seen));
+      put_tile(out, s, tile_size, vx, vy,
+               tile(tile_size, seen ? tile_code_at(view_cells_[k]) : 0, agent_here ? 3 : -1, seen));
     }
 }
 

@@ -173,8 +173,11 @@ class MiniGridEnv : public Env {
   ObjId wall_ = kNone;
   bool reset_image_held_ = false;
   std::vector<uint8_t> reset_image_;
+  // Scratch of the observation and frame writers (one thread at a time uses an env).
   mutable std::vector<ObjId> view_cells_;
   mutable std::vector<uint8_t> view_visible_;
+  mutable std::vector<uint8_t> view_opaque_;
+  mutable std::vector<uint8_t> lit_cells_;
 };
 
 template <class Reject>
@@ -196,7 +199,6 @@ Pos MiniGridEnv::place_obj(ObjId id, Pos top, Pos size, Reject reject, int64_t m
   grid_.set(pos, id);
   if (id != kNone) {
     WorldObj& o = obj(id);
-    o.placed = true;
     o.init_pos = o.cur_pos = pos;
   }
   return pos;

@@ -67,17 +67,16 @@ std::pair<ObjId, Pos> RoomGrid::add_door(int i, int j, DoorSpec spec) {
   }
   const Color color = spec.color >= 0 ? static_cast<Color>(spec.color) : rand_color();
   const bool locked = spec.locked >= 0 ? spec.locked != 0 : rand_bool();
-  if (r->doors[static_cast<size_t>(k)] != kNone || r->open_wall[static_cast<size_t>(k)])
-    throw std::logic_error("door already exists");
+  const size_t side = static_cast<size_t>(k);
+  if (r->doors[side] != kNone || r->open_wall[side]) throw std::logic_error("door already exists");
+  const int n = r->neighbors[side];
+  if (n < 0 || !r->has_door_pos[side]) throw std::logic_error("add_door: no room beyond that wall");
   r->locked = locked;
   const ObjId door = new_door(color, false, locked);
-  const Pos pos = r->door_pos[static_cast<size_t>(k)];
+  const Pos pos = r->door_pos[side];
   grid_.set(pos, door);
-  obj(door).placed = true;  // cur_pos only (minigrid sets no init_pos for doors)
-  obj(door).cur_pos = pos;
-  const int n = r->neighbors[static_cast<size_t>(k)];
-  if (n < 0) throw std::logic_error("add_door: no room beyond that wall");
-  r->doors[static_cast<size_t>(k)] = door;
+  obj(door).cur_pos = pos;  // minigrid sets no init_pos for doors
+  r->doors[side] = door;
   rooms_[static_cast<size_t>(n)].doors[static_cast<size_t>((k + 2) % 4)] = door;
   return {door, pos};
 }

@@ -54,9 +54,9 @@ struct WorldObj {
   Color color = Color::kGrey;
   bool is_open = false, is_locked = false;  // doors
   ObjId contains = kNone;                   // boxes
-  // init_pos / cur_pos as minigrid keeps them (None until the object is placed; (-1, -1) while
-  // carried). BabyAI's verifiers read cur_pos.
-  bool placed = false;
+  // init_pos / cur_pos as minigrid keeps them: set when placed (place_obj, put_obj; doors),
+  // (-1, -1) while carried, the drop position after. BabyAI's put-next verifier reads cur_pos, of
+  // objects that were carried (never of one minigrid left at None).
   Pos init_pos{-1, -1}, cur_pos{-1, -1};
 
   bool can_overlap() const {

@@ -23,7 +23,7 @@ class GoToInRoom final : public Level {
  private:
   void gen_mission() override {
     place_agent_in_room();
-    ObjId target;
+    ObjId target = kNone;
     switch (p_.kind) {
       case Kind::kRedBallGrey:
       case Kind::kRedBall: {

@@ -6,7 +6,7 @@
 namespace envhive::minigrid::babyai {
 
 Level::Level(const Config& c, const LevelSpec& spec)
-    : RoomGrid(c, spec.layout(), spec.shape), fixed_max_steps_(spec.fixed_max_steps || c.integer("max_episode_steps") > 0) {}
+    : RoomGrid(c, spec.layout(), spec.shape), fixed_max_steps_(c.integer("max_episode_steps") > 0) {}
 
 // RoomGridLevel._gen_grid: the rooms, then the level's mission, again until both are valid.
 // (minigrid prints why it generates again; that message is dropped here.)

@@ -22,7 +22,9 @@ struct RejectSampling : std::runtime_error {
 // What every level registration says besides the rooms.
 struct LevelSpec {
   RoomGrid::Shape shape;
-  bool fixed_max_steps = false;  // minigrid passes max_steps: the registration's limit, else a budget per episode
+  // minigrid passes the level a max_steps: the registration's limit (a kwarg); else the limit is
+  // a budget per episode, unless max_episode_steps is given.
+  bool fixed_max_steps = false;
   int mission_length = 75;
   Layout layout(int num_actions = 7) const {
     return {.width = shape.width(),
@@ -59,8 +61,6 @@ class Level : public RoomGrid {
   // -- RoomGridLevel helpers
   void open_all_doors();
   bool check_objs_reachable(bool raise_exc = true) const;
-  // `_rand_elem([None, *colors])`-style draws: -1 for None.
-  int rand_optional(const std::vector<int>& values) { return rand_elem(values); }
 
   void after_reset() override;
 
