@@ -175,18 +175,23 @@ WRAPPERS: dict[str, tuple[dict[str, Any], list[Any]]] = {
 }
 
 
-@pytest.mark.parametrize("wrapper", list(WRAPPERS))
-@pytest.mark.parametrize("task", WRAPPED)
+# minigrid's FlatObsWrapper (maxStrLen 96) refuses BabyAI's longer missions: BabyAI gets it at 400.
+WRAPPER_CASES = [
+    (task, wrapper)
+    for task in WRAPPED
+    for wrapper in WRAPPERS
+    if not (task.startswith("BabyAI") and wrapper == "FlatObsWrapper")
+]
+
+
+@pytest.mark.parametrize(("task", "wrapper"), WRAPPER_CASES)
 def test_wrappers_as_kwargs_match_minigrid(task: str, wrapper: str) -> None:
     kw, wrappers = WRAPPERS[wrapper]
     ref_kw = {k: v for k, v in kw.items() if k in ("agent_view_size", "highlight")}
-    if task.startswith("BabyAI") and wrapper == "FlatObsWrapper":
-        pytest.skip("minigrid's FlatObsWrapper refuses BabyAI missions longer than its 96 characters")
     ours = make_ours(task, 2, "same_step", **kw)
     ref = reference(task, 2, "same_step", wrappers=tuple(wrappers), **ref_kw)
     assert ours.single_observation_space.shape == ref.single_observation_space.shape
-    run = lockstep(ours, ref, "same_step", _seed(task), 30, random_policy(7, 2, 1))
-    assert run.episodes >= 0
+    lockstep(ours, ref, "same_step", _seed(task), 30, random_policy(7, 2, 1))  # every observation equal
     ours.close()
     ref.close()
 

@@ -60,7 +60,8 @@ std::vector<ConfigField> MiniGridEnv::common_config() {
       {"rgb_img_partial_obs", false, "RGBImgPartialObsWrapper: the image is a frame of the agent's view."},
       {"rgb_tile_size", int64_t{8}, "tile_size of the RGB wrappers."},
       {"img_obs", false, "ImgObsWrapper: the observation is the image alone (a Box)."},
-      {"flat_obs", false, "FlatObsWrapper: one Box, the image flattened, then the mission one-hot (28 codes per character)."},
+      {"flat_obs", false,
+       "FlatObsWrapper: one Box, the image flattened, then the mission one-hot (28 codes per character)."},
       {"flat_max_str_len", int64_t{96}, "maxStrLen of FlatObsWrapper."},
   };
 }

@@ -62,7 +62,8 @@ std::pair<ObjId, Pos> RoomGrid::add_door(int i, int j, DoorSpec spec) {
   if (k < 0) {
     for (;;) {
       k = rand_int(0, 4);
-      if (r->neighbors[static_cast<size_t>(k)] >= 0 && r->doors[static_cast<size_t>(k)] == kNone && !r->open_wall[static_cast<size_t>(k)]) break;
+      const size_t side = static_cast<size_t>(k);
+      if (r->neighbors[side] >= 0 && r->doors[side] == kNone && !r->open_wall[side]) break;
     }
   }
   const Color color = spec.color >= 0 ? static_cast<Color>(spec.color) : rand_color();
@@ -92,8 +93,9 @@ void RoomGrid::remove_wall(int i, int j, int wall_idx) {
     case 2: for (int k = 1; k < h - 1; ++k) grid_.set(tx, ty + k, kNone); break;
     default: for (int k = 1; k < w - 1; ++k) grid_.set(tx + k, ty, kNone); break;
   }
-  r.open_wall[static_cast<size_t>(wall_idx)] = true;
-  rooms_[static_cast<size_t>(r.neighbors[static_cast<size_t>(wall_idx)])].open_wall[static_cast<size_t>((wall_idx + 2) % 4)] = true;
+  const size_t side = static_cast<size_t>(wall_idx);
+  r.open_wall[side] = true;
+  rooms_[static_cast<size_t>(r.neighbors[side])].open_wall[(side + 2) % 4] = true;
 }
 
 std::pair<ObjId, Pos> RoomGrid::place_in_room(int i, int j, ObjId id) {
@@ -139,8 +141,9 @@ std::vector<ObjId> RoomGrid::connect_all(const std::vector<Color>& door_colors, 
       if (reach[static_cast<size_t>(k)]) continue;
       reach[static_cast<size_t>(k)] = 1;
       ++count;
+      const Room& r = rooms_[static_cast<size_t>(k)];
       for (int d = 0; d < 4; ++d)
-        if (rooms_[static_cast<size_t>(k)].connected(d)) stack.push_back(rooms_[static_cast<size_t>(k)].neighbors[static_cast<size_t>(d)]);
+        if (r.connected(d)) stack.push_back(r.neighbors[static_cast<size_t>(d)]);
     }
     return count;
   };

@@ -29,7 +29,7 @@ struct Canvas {
       const double yf = (y + 0.5) / side;
       for (int x = 0; x < side; ++x) {
         const double xf = (x + 0.5) / side;
-        if (inside(xf, yf)) std::memcpy(&px[(static_cast<size_t>(y) * static_cast<size_t>(side) + static_cast<size_t>(x)) * 3], rgb, 3);
+        if (inside(xf, yf)) std::memcpy(&px[static_cast<size_t>(y * side + x) * 3], rgb, 3);
       }
     }
   }
@@ -237,8 +237,9 @@ const uint8_t* tile(int tile_size, int code, int agent_dir, bool highlight) {
 void put_tile(uint8_t* frame, int frame_width, int tile_size, int i, int j, const uint8_t* t) {
   const size_t row_bytes = static_cast<size_t>(tile_size) * 3;
   const size_t frame_row = static_cast<size_t>(frame_width) * row_bytes;
-  uint8_t* dst = frame + static_cast<size_t>(j) * static_cast<size_t>(tile_size) * frame_row + static_cast<size_t>(i) * row_bytes;
-  for (int y = 0; y < tile_size; ++y) std::memcpy(dst + static_cast<size_t>(y) * frame_row, t + static_cast<size_t>(y) * row_bytes, row_bytes);
+  uint8_t* dst = frame + static_cast<size_t>(j * tile_size) * frame_row + static_cast<size_t>(i) * row_bytes;
+  for (size_t y = 0; y < static_cast<size_t>(tile_size); ++y)
+    std::memcpy(dst + y * frame_row, t + y * row_bytes, row_bytes);
 }
 
 }  // namespace envhive::minigrid

@@ -25,7 +25,8 @@ class RngDrawsEnv final : public Env {
   static Spaces spaces(const Config& c) {
     return {SpaceSpec::box(DType::kFloat64, {c.integer("outputs")}, {-1e300}, {1e300}), SpaceSpec::discrete(1), {}};
   }
-  RngDrawsEnv(const Config& c, int /*env_id*/) : program_(c.reals("program")), draws_(static_cast<size_t>(c.integer("outputs"))) {
+  RngDrawsEnv(const Config& c, int /*env_id*/)
+      : program_(c.reals("program")), draws_(static_cast<size_t>(c.integer("outputs"))) {
     if (program_.size() % 3 != 0) throw std::invalid_argument("program must hold (op, a, b) triples");
   }
 

@@ -21,7 +21,10 @@ using namespace minigrid::babyai;
 template <class E>
 void level(TaskRegistry& registry, const std::string& name, int64_t max_steps, const std::string& doc,
            const typename E::Params& params) {
-  register_task<E>(registry, {.id = "BabyAI-" + name, .family = "babyai", .doc = doc, .max_episode_steps = max_steps},
+  const std::string limit =
+      max_steps > 0 ? "" : " Time limit: a budget per episode from its instruction (unless max_episode_steps is given).";
+  register_task<E>(registry,
+                   {.id = "BabyAI-" + name, .family = "babyai", .doc = doc + limit, .max_episode_steps = max_steps},
                    params);
 }
 

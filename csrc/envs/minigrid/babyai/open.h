@@ -66,8 +66,10 @@ class OpenDoor final : public Level {
   void gen_mission() override {
     const auto colors = rand_subset(std::vector<Color>(kColorNames.begin(), kColorNames.end()), 4);
     std::vector<ObjId> doors;
-    for (int i = 0; i < 4; ++i)
-      doors.push_back(add_door(1, 1, {.door_idx = i, .color = static_cast<int>(colors[static_cast<size_t>(i)]), .locked = 0}).first);
+    for (int i = 0; i < 4; ++i) {
+      const int color = static_cast<int>(colors[static_cast<size_t>(i)]);
+      doors.push_back(add_door(1, 1, {.door_idx = i, .color = color, .locked = 0}).first);
+    }
     SelectBy by = p_.select_by;
     if (by == SelectBy::kRandom) by = rand_int(0, 2) == 0 ? SelectBy::kColor : SelectBy::kLoc;
     ObjDesc desc = by == SelectBy::kColor ? ObjDesc(Type::kDoor, obj(doors[0]).color)
@@ -117,7 +119,8 @@ class OpenDoorsOrder final : public Level {
 
  private:
   void gen_mission() override {
-    const auto colors = rand_subset(std::vector<Color>(kColorNames.begin(), kColorNames.end()), static_cast<size_t>(p_.num_doors));
+    const std::vector<Color> all(kColorNames.begin(), kColorNames.end());
+    const auto colors = rand_subset(all, static_cast<size_t>(p_.num_doors));
     std::vector<ObjId> doors;
     for (int i = 0; i < p_.num_doors; ++i)
       doors.push_back(add_door(1, 1, {.color = static_cast<int>(colors[static_cast<size_t>(i)]), .locked = 0}).first);
