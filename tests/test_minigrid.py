@@ -209,6 +209,20 @@ def test_default_observation_is_minigrids_dict() -> None:
     env.close()
 
 
+def test_missions_as_str_are_minigrids_batch() -> None:
+    # text_observations="str": the mission batch is a tuple of str, as minigrid's SyncVectorEnv gives it.
+    task = "BabyAI-SynthSeq-v0"
+    for mode in ("next_step", "same_step"):
+        ours = make_ours(task, 3, mode, max_episode_steps=10, text_observations="str")
+        ref = reference(task, 3, mode, max_steps=10)
+        run = lockstep(ours, ref, mode, 8, 25, random_policy(7, 3, 8))
+        assert run.truncations >= 3
+        obs, _ = ours.reset(seed=1)
+        assert isinstance(obs["mission"], tuple) and all(isinstance(m, str) for m in obs["mission"])
+        ours.close()
+        ref.close()
+
+
 def test_putnext_carrying_keeps_minigrids_reset_observation() -> None:
     # minigrid computes reset()'s observation before the level hands the agent its object.
     task = "BabyAI-PutNextS5N2Carrying-v0"
