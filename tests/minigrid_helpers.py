@@ -117,57 +117,42 @@ def random_policy(num_actions: int, n: int, seed: int) -> Policy:
     return lambda t, ref: rng.integers(0, num_actions, size=n)
 
 
-class _PerEnv:
-    """A policy that plans for each of the reference's envs and starts over when its episode ends
-    (it reads minigrid's state: the actions come from the reference, envhive must follow)."""
+class _Planned:
+    """The reference vector env, driven by a planner per env that reads minigrid's state (the
+    actions come from the reference; envhive must follow). A plan starts with each episode: after
+    the step that ends one (SAME_STEP), or after the step that resets it (NEXT_STEP: that step's
+    action is ignored)."""
 
-    def __init__(self, make: Callable[[Any], Callable[[], int]], n: int, same_step: bool) -> None:
-        self.make, self.same_step = make, same_step
-        self.plans: list[Callable[[], int] | None] = [None] * n
-        self.resetting = np.zeros(n, dtype=bool)
+    def __init__(self, env: gymnasium.vector.VectorEnv, make: Callable[[Any], Callable[[], int]], same_step: bool):
+        self.env, self.make, self.same_step = env, make, same_step
+        self.plans: list[Callable[[], int] | None] = [None] * env.num_envs
+        self.resetting = np.zeros(env.num_envs, dtype=bool)
 
-    def __call__(self, t: int, ref: gymnasium.vector.VectorEnv) -> np.ndarray:
-        envs = ref.envs  # type: ignore[attr-defined]
-        actions = np.zeros(len(envs), dtype=np.int64)
-        for i, env in enumerate(envs):
-            if self.resetting[i]:  # NEXT_STEP: this step resets the env, its action is ignored
-                self.plans[i] = None
+    def policy(self, t: int, ref: Any) -> np.ndarray:
+        actions = np.zeros(self.env.num_envs, dtype=np.int64)
+        for i, env in enumerate(self.env.envs):  # type: ignore[attr-defined]
+            if self.resetting[i]:
                 continue
             if self.plans[i] is None:
                 self.plans[i] = self.make(env.unwrapped)
             actions[i] = self.plans[i]()  # type: ignore[misc]
         return actions
 
-    def ended(self, done: np.ndarray) -> None:
+    def reset(self, **kw: Any) -> Any:
+        return self.env.reset(**kw)
+
+    def step(self, actions: np.ndarray) -> Any:
+        out = self.env.step(actions)
+        done = out[2] | out[3]
         self.plans = [None if d else p for d, p in zip(done, self.plans, strict=True)]
-        self.resetting = done.copy() if not self.same_step else np.zeros_like(done)
+        self.resetting = np.zeros_like(done) if self.same_step else done
+        return out
 
 
 def run_planned(ours: Any, ref: gymnasium.vector.VectorEnv, mode: str, seed: int, steps: int, make) -> Ends:
     """lockstep() driven by a planner per env (NEXT_STEP or SAME_STEP autoreset)."""
-    per_env = _PerEnv(make, ours.num_envs, same_step=mode == "same_step")
-
-    def policy(t: int, r: gymnasium.vector.VectorEnv) -> np.ndarray:
-        actions = per_env(t, r)
-        policy.pending = actions  # type: ignore[attr-defined]
-        return actions
-
-    class Watch:
-        """Wraps the reference so the policy learns which episodes ended."""
-
-        def __init__(self, env: gymnasium.vector.VectorEnv) -> None:
-            self.env = env
-            self.envs = env.envs  # type: ignore[attr-defined]
-
-        def reset(self, **kw: Any) -> Any:
-            return self.env.reset(**kw)
-
-        def step(self, actions: np.ndarray) -> Any:
-            out = self.env.step(actions)
-            per_env.ended(out[2] | out[3])
-            return out
-
-    return lockstep(ours, Watch(ref), mode, seed, steps, policy)  # type: ignore[arg-type]
+    planned = _Planned(ref, make, same_step=mode == "same_step")
+    return lockstep(ours, planned, mode, seed, steps, planned.policy)  # type: ignore[arg-type]
 
 
 def babyai_bot(env: Any) -> Callable[[], int]:

@@ -20,10 +20,7 @@ class FetchEnv final : public MiniGridEnv {
  private:
   void gen_grid() override {
     new_grid(width_, height_);
-    grid_.horz_wall(0, 0, -1, wall());
-    grid_.horz_wall(0, height_ - 1, -1, wall());
-    grid_.vert_wall(0, 0, -1, wall());
-    grid_.vert_wall(width_ - 1, 0, -1, wall());
+    grid_.wall_rect(0, 0, width_, height_, wall());  // minigrid: horz_wall x 2, vert_wall x 2
     std::vector<ObjId> objs;
     static constexpr std::array<Type, 2> kTypes = {Type::kKey, Type::kBall};
     while (static_cast<int>(objs.size()) < p_.num_objs) {

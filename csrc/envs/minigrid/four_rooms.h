@@ -16,10 +16,7 @@ class FourRoomsEnv final : public MiniGridEnv {
  private:
   void gen_grid() override {
     new_grid(width_, height_);
-    grid_.horz_wall(0, 0, -1, wall());
-    grid_.horz_wall(0, height_ - 1, -1, wall());
-    grid_.vert_wall(0, 0, -1, wall());
-    grid_.vert_wall(width_ - 1, 0, -1, wall());
+    grid_.wall_rect(0, 0, width_, height_, wall());  // minigrid: horz_wall x 2, vert_wall x 2
     const int room_w = width_ / 2, room_h = height_ / 2;
     for (int j = 0; j < 2; ++j)
       for (int i = 0; i < 2; ++i) {

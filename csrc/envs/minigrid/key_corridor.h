@@ -28,14 +28,7 @@ class KeyCorridorEnv final : public RoomGrid {
     connect_all();
     mission_ = "pick up the " + std::string(name(obj(target_).color)) + " ball";
   }
-  StepResult act(int action) override {
-    StepResult r = base_step(action);
-    if (action == kPickup && carrying_ != kNone && carrying_ == target_) {
-      r.reward = success_reward();
-      r.terminated = true;
-    }
-    return r;
-  }
+  StepResult act(int action) override { return pickup_step(action, target_); }
   ObjId target_ = kNone;
 };
 

@@ -19,10 +19,7 @@ class MemoryEnv final : public MiniGridEnv {
   void gen_grid() override {
     new_grid(width_, height_);
     const ObjId w = wall();
-    grid_.horz_wall(0, 0, -1, w);
-    grid_.horz_wall(0, height_ - 1, -1, w);
-    grid_.vert_wall(0, 0, -1, w);
-    grid_.vert_wall(width_ - 1, 0, -1, w);
+    grid_.wall_rect(0, 0, width_, height_, w);  // minigrid: horz_wall x 2, vert_wall x 2
     const int mid = height_ / 2, upper = mid - 2, lower = mid + 2;
     const int hallway_end = p_.random_length ? rand_int(4, width_ - 2) : width_ - 3;
     for (int i = 1; i < 5; ++i) {

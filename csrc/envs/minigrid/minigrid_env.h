@@ -141,6 +141,15 @@ class MiniGridEnv : public Env {
   double success_reward() const {
     return 1 - 0.9 * (static_cast<double>(step_count_) / static_cast<double>(max_steps_));
   }
+  // The step() of the tasks that end when the agent picks `target` up (`carrying == self.obj`).
+  StepResult pickup_step(int action, ObjId target) {
+    StepResult r = base_step(action);
+    if (action == kPickup && carrying_ != kNone && carrying_ == target) {
+      r.reward = success_reward();
+      r.terminated = true;
+    }
+    return r;
+  }
 
   // The observation's partial image, computed now (BabyAI's PutNext Carrying levels keep the one
   // reset() returned, which minigrid computes before the level hands the agent its object).

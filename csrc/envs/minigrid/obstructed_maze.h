@@ -77,14 +77,7 @@ class ObstructedMazeEnv final : public RoomGrid {
     place_in_room(i, j, key);
   }
 
-  StepResult act(int action) override {
-    StepResult r = base_step(action);
-    if (action == kPickup && carrying_ != kNone && carrying_ == target_) {
-      r.reward = success_reward();
-      r.terminated = true;
-    }
-    return r;
-  }
+  StepResult act(int action) override { return pickup_step(action, target_); }
 
   Params p_;
   std::vector<Color> door_colors_;

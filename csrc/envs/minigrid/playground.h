@@ -17,10 +17,7 @@ class PlaygroundEnv final : public MiniGridEnv {
   void gen_grid() override {
     new_grid(width_, height_);
     const ObjId w = wall();
-    grid_.horz_wall(0, 0, -1, w);
-    grid_.horz_wall(0, height_ - 1, -1, w);
-    grid_.vert_wall(0, 0, -1, w);
-    grid_.vert_wall(width_ - 1, 0, -1, w);
+    grid_.wall_rect(0, 0, width_, height_, w);  // minigrid: horz_wall x 2, vert_wall x 2
     const int room_w = width_ / 3, room_h = height_ / 3;
     for (int j = 0; j < 3; ++j)
       for (int i = 0; i < 3; ++i) {

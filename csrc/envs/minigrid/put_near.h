@@ -22,10 +22,7 @@ class PutNearEnv final : public MiniGridEnv {
   void gen_grid() override {
     new_grid(width_, height_);
     const ObjId w = wall();
-    grid_.horz_wall(0, 0, -1, w);
-    grid_.horz_wall(0, height_ - 1, -1, w);
-    grid_.vert_wall(0, 0, -1, w);
-    grid_.vert_wall(width_ - 1, 0, -1, w);
+    grid_.wall_rect(0, 0, width_, height_, w);  // minigrid: horz_wall x 2, vert_wall x 2
     std::vector<std::pair<Type, Color>> objs;
     std::vector<Pos> positions;
     auto near_obj = [&positions](Pos p) {

@@ -29,14 +29,7 @@ class UnlockPickupEnv final : public RoomGrid {
     place_agent_in_room(0, 0);
     mission_ = "pick up the " + std::string(name(obj(target_).color)) + " box";
   }
-  StepResult act(int action) override {
-    StepResult r = base_step(action);
-    if (action == kPickup && carrying_ != kNone && carrying_ == target_) {
-      r.reward = success_reward();
-      r.terminated = true;
-    }
-    return r;
-  }
+  StepResult act(int action) override { return pickup_step(action, target_); }
   bool blocked_;
   ObjId target_ = kNone;
 };

@@ -84,8 +84,7 @@ class GoToMaze final : public Level {
   Params p_;
 };
 
-// GoToImpUnlock: the target is in a locked room; its key is somewhere (minigrid's check keeping
-// it out of the locked room compares numpy ints with `is`, so it never does: nor here).
+// GoToImpUnlock: the target is in a locked room; its key is somewhere (add_locked_room_and_key).
 class GoToImpUnlock final : public Level {
  public:
   struct Params {
@@ -96,21 +95,14 @@ class GoToImpUnlock final : public Level {
 
  private:
   void gen_mission() override {
-    const int id = rand_int(0, shape_.num_cols);
-    const int jd = rand_int(0, shape_.num_rows);
-    const ObjId door = add_door(id, jd, {.locked = 1}).first;
-    const int locked_room = room_index_at(room(id, jd).top);
-    const int ik = rand_int(0, shape_.num_cols);
-    const int jk = rand_int(0, shape_.num_rows);
-    add_object(ik, jk, static_cast<int>(ObjKind::kKey), static_cast<int>(obj(door).color));
+    const LockedRoom locked = add_locked_room_and_key();
     connect_all();
     for (int i = 0; i < shape_.num_cols; ++i)
       for (int j = 0; j < shape_.num_rows; ++j) add_distractors(i, j, 2, false);
-    do {
-      place_agent_in_room();
-    } while (room_index_at(agent_pos_) == locked_room);
+    place_agent_outside(locked.room);
     check_objs_reachable();
-    const ObjId target = add_distractors(id, jd, 1, false)[0];
+    const Pos r = locked.room_ij;
+    const ObjId target = add_distractors(r.x, r.y, 1, false)[0];
     instrs_.action(InstrKind::kGoTo, ObjDesc(obj(target).type, obj(target).color));
   }
 };

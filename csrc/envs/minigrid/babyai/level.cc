@@ -292,6 +292,22 @@ void Level::validate_instrs(int k) {
 
 // -------------------------------------------------------------------------------- helpers
 
+Level::LockedRoom Level::add_locked_room_and_key() {
+  const int id = rand_int(0, shape_.num_cols);
+  const int jd = rand_int(0, shape_.num_rows);
+  const ObjId door = add_door(id, jd, {.locked = 1}).first;
+  const int ik = rand_int(0, shape_.num_cols);
+  const int jk = rand_int(0, shape_.num_rows);
+  add_object(ik, jk, static_cast<int>(ObjKind::kKey), static_cast<int>(obj(door).color));
+  return {door, jd * shape_.num_cols + id, {id, jd}};
+}
+
+void Level::place_agent_outside(int r) {
+  do {
+    place_agent_in_room();
+  } while (room_index_at(agent_pos_) == r);
+}
+
 void Level::open_all_doors() {
   for (int i = 0; i < shape_.num_cols; ++i)
     for (int j = 0; j < shape_.num_rows; ++j)

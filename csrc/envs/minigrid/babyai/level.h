@@ -60,6 +60,17 @@ class Level : public RoomGrid {
 
   // -- RoomGridLevel helpers
   void open_all_doors();
+  // Unlock's and GoToImpUnlock's start: a locked door on a random room, the key of its color in
+  // a random room. minigrid means another room, but compares the numpy ints with `is`, which
+  // never holds: the key may land in the locked room, as there.
+  struct LockedRoom {
+    ObjId door;
+    int room;     // its index in rooms_
+    Pos room_ij;  // (i, j)
+  };
+  LockedRoom add_locked_room_and_key();
+  // place_agent() again until the agent is outside room `room`.
+  void place_agent_outside(int room);
   bool check_objs_reachable(bool raise_exc = true) const;
 
   void after_reset() override;

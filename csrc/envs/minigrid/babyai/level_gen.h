@@ -39,10 +39,7 @@ class LevelGen final : public Level {
     if (rand_float(0, 1) < p_.locked_room_prob) add_locked_room();
     connect_all();
     add_distractors(-1, -1, p_.num_dists, false);
-    for (;;) {
-      place_agent_in_room();
-      if (room_index_at(agent_pos_) != locked_room_) break;
-    }
+    place_agent_outside(locked_room_);
     if (!p_.unblocking) check_objs_reachable();
     rand_instr(p_.action_kinds, p_.instr_kinds);
   }
@@ -53,7 +50,7 @@ class LevelGen final : public Level {
       const int i = rand_int(0, shape_.num_cols);
       const int j = rand_int(0, shape_.num_rows);
       const int door_idx = rand_int(0, 4);
-      locked_room_ = room_index_at(room(i, j).top);
+      locked_room_ = j * shape_.num_cols + i;
       if (room(i, j).neighbors[static_cast<size_t>(door_idx)] < 0) continue;
       door = add_door(i, j, {.door_idx = door_idx, .locked = 1}).first;
       break;
@@ -61,7 +58,7 @@ class LevelGen final : public Level {
     for (;;) {
       const int i = rand_int(0, shape_.num_cols);
       const int j = rand_int(0, shape_.num_rows);
-      if (room_index_at(room(i, j).top) == locked_room_) continue;
+      if (j * shape_.num_cols + i == locked_room_) continue;
       add_object(i, j, static_cast<int>(ObjKind::kKey), static_cast<int>(obj(door).color));
       break;
     }

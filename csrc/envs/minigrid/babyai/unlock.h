@@ -8,8 +8,7 @@
 
 namespace envhive::minigrid::babyai {
 
-// Unlock: a locked room somewhere in a 3x3 maze, its key elsewhere (minigrid's check for that
-// compares numpy ints with `is` and never holds: the key may land in the locked room, as there).
+// Unlock: a locked room somewhere in a 3x3 maze, its key somewhere (add_locked_room_and_key).
 class UnlockLevel final : public Level {
  public:
   struct Params {
@@ -20,14 +19,8 @@ class UnlockLevel final : public Level {
 
  private:
   void gen_mission() override {
-    const int id = rand_int(0, shape_.num_cols);
-    const int jd = rand_int(0, shape_.num_rows);
-    const ObjId door = add_door(id, jd, {.locked = 1}).first;
-    const int locked_room = room_index_at(room(id, jd).top);
-    const int ik = rand_int(0, shape_.num_cols);
-    const int jk = rand_int(0, shape_.num_rows);
-    const Color key_color = obj(door).color;
-    add_object(ik, jk, static_cast<int>(ObjKind::kKey), static_cast<int>(key_color));
+    const LockedRoom locked = add_locked_room_and_key();
+    const Color key_color = obj(locked.door).color;
     if (rand_bool()) {
       std::vector<Color> colors;
       for (Color c : kColorNames)
@@ -38,9 +31,7 @@ class UnlockLevel final : public Level {
     }
     for (int i = 0; i < shape_.num_cols; ++i)
       for (int j = 0; j < shape_.num_rows; ++j) add_distractors(i, j, 3, false);
-    do {
-      place_agent_in_room();
-    } while (room_index_at(agent_pos_) == locked_room);
+    place_agent_outside(locked.room);
     check_objs_reachable();
     instrs_.action(InstrKind::kOpen, ObjDesc(Type::kDoor, key_color));
   }
