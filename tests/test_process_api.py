@@ -326,7 +326,7 @@ def test_unpicklable_factory_is_refused_with_a_clear_message() -> None:
 def test_ids_registered_by_an_imported_module_work_in_spawned_workers() -> None:
     """The parent resolves the id to its EnvSpec: the spawned worker needs no registration."""
     pytest.importorskip("minigrid")
-    env = envhive.make("MiniGrid-Empty-5x5-v0", num_envs=2, num_workers=2, start_method="spawn")
+    env = envhive.make("MiniGrid-Empty-5x5-v0", backend="process", num_envs=2, num_workers=2, start_method="spawn")
     obs, _ = env.reset(seed=0)
     assert obs["image"].shape == (2, 7, 7, 3) and len(obs["mission"]) == 2
     env.close()

@@ -50,3 +50,41 @@ def test_vector_seed_plus_index_near_the_top() -> None:
     assert env.reset()[0][:, 0].tolist() == [_numpy(top + i).uniform(0.0, 1.0) for i in range(3)]
     with pytest.raises(ValueError, match="2\\*\\*64"):
         envhive.make("Dummy-v0", num_envs=4, seed=top)
+
+
+def _numpy_program(gen: np.random.Generator, program: list[tuple[int, int, int]]) -> list[float]:
+    out: list[float] = []
+    for op, a, b in program:
+        if op == 0:
+            out.append(float(gen.integers(a, b)))
+        elif op == 1:
+            out.append(gen.random())
+        else:
+            items = list(range(a))
+            gen.shuffle(items)
+            out.extend(float(v) for v in items)
+    return out
+
+
+# Ranges on both sides of numpy's 32-bit path (2**32 values: the unbounded 32-bit draw; one value:
+# no draw at all), random() between them (it leaves a kept 32-bit half in place), shuffles.
+PROGRAMS = {
+    "small": [(0, 0, 2), (0, 0, 7), (0, -5, 3), (0, 3, 4), (0, 0, 6), (0, 1, 1000)] * 4,
+    "interleaved": [(0, 0, 5), (1, 0, 0), (0, 0, 5), (0, 0, 5), (1, 0, 0), (0, 0, 9)] * 3,
+    "wide": [(0, 0, 2**32), (0, 0, 2**32 - 1), (0, 0, 2**32 + 5), (0, -(2**40), 2**40), (0, 7, 2**31 + 7), (0, 0, 3)],
+    "shuffles": [(2, 5, 0), (0, 0, 4), (2, 1, 0), (2, 12, 0), (1, 0, 0), (2, 3, 0)],
+}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+@pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
+def test_integers_and_shuffle_equal_numpy(name: str, seed: int) -> None:
+    program = PROGRAMS[name]
+    gen = _numpy(seed)
+    want = _numpy_program(gen, program)
+    want += _numpy_program(gen, program)  # a second reset continues the stream
+    flat = [float(v) for triple in program for v in triple]
+    env = envhive.make("RngDraws-v0", num_envs=1, seed=seed, program=flat, outputs=len(want) // 2)
+    draws = env.reset()[0][0].tolist() + env.reset()[0][0].tolist()
+    env.close()
+    assert draws == want

@@ -36,7 +36,8 @@ FILES = (
     "envpool/mujoco/gym/mujoco_gym_align_test.py",
     "envpool/mujoco/gym/mujoco_gym_deterministic_test.py",
 )
-# make_test.py cases for families envhive does not have.
+# make_test.py cases for families envhive does not have, or has with minigrid's own observation
+# (MiniGrid, BabyAI: EnvPool's tests check its mission codes and infos; docs/envs.md).
 OTHER_FAMILIES = (
     "test_make_vizdoom",
     "test_make_toytext",

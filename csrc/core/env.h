@@ -19,8 +19,10 @@ namespace envhive {
 struct StepResult {
   double reward = 0.0;
   bool terminated = false;
-  // The task's own clock ended the episode (dm_control's time_limit, in seconds of physics time):
-  // reported as a truncation, exactly like the pool's max_episode_steps, which stays independent.
+  // The task's own clock ended the episode: dm_control's time_limit (in seconds of physics time),
+  // a BabyAI level's budget for its instruction. Reported as a truncation, exactly like the pool's
+  // max_episode_steps, which stays independent (fixed step limits are the pool's: never count
+  // steps for one).
   bool truncated = false;
 };
 
@@ -32,7 +34,7 @@ class Env {
   virtual void reset() = 0;
   // Advance one agent step. `action` points at the action row: one int64 for a Discrete
   // action space, else `count()` values of the Box dtype. Truncation (time limits) is the
-  // pool's job, not the env's.
+  // pool's job, not the env's, except for a clock of the task's own (StepResult::truncated).
   virtual StepResult step(const void* action) = 0;
   // Write the current observation (Spaces::observation.bytes() bytes) -- a task whose observation
   // is one Box, Discrete or Text.

@@ -1,4 +1,5 @@
-// numpy's default generator, bit for bit: SeedSequence -> PCG64 (XSL-RR 128/64) -> random().
+// numpy's default generator, bit for bit: SeedSequence -> PCG64 (XSL-RR 128/64) -> random(),
+// integers() and shuffle().
 // Gymnasium seeds each env with np.random.Generator(PCG64(SeedSequence(seed))); reproducing it
 // here makes envhive's resets identical to Gymnasium's for the same seed, not merely similar.
 #pragma once
@@ -6,6 +7,8 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace envhive {
@@ -76,6 +79,8 @@ class Pcg64 {
     const u128 initstate = (static_cast<u128>(v[0]) << 64) | v[1];
     const u128 initseq = (static_cast<u128>(v[2]) << 64) | v[3];
     state_ = 0;
+    has_u32_ = false;
+    u32_ = 0;
     inc_ = (initseq << 1) | 1u;
     step();
     state_ += initstate;
@@ -98,16 +103,94 @@ class Pcg64 {
     const uint64_t x = hi ^ lo;
     return (x >> rot) | (x << ((64u - rot) & 63u));
   }
+  // numpy's next_uint32 for PCG64: the low half of a 64-bit draw, its high half kept for the next
+  // call. The kept half belongs to the generator (next_u64 leaves it alone), so a 32-bit draw
+  // after any number of 64-bit draws still returns it, as in numpy.
+  uint32_t next_u32() {
+    if (has_u32_) {
+      has_u32_ = false;
+      return u32_;
+    }
+    const uint64_t next = next_u64();
+    has_u32_ = true;
+    u32_ = static_cast<uint32_t>(next >> 32);
+    return static_cast<uint32_t>(next);
+  }
   // Generator.random(): 53 random bits in [0, 1).
   double next_double() { return static_cast<double>(next_u64() >> 11) * (1.0 / 9007199254740992.0); }
   // Generator.uniform(low, high): low + (high - low) * random().
   double uniform(double low, double high) { return low + (high - low) * next_double(); }
 
+  // Generator.integers(low, high) (int64, high exclusive): numpy's Lemire rejection sampler on
+  // 32-bit draws when the range fits in 32 bits, else on 64-bit draws; an empty range draws nothing.
+  // Throws std::invalid_argument for low >= high, as numpy raises ValueError.
+  int64_t integers(int64_t low, int64_t high) {
+    if (low >= high) throw std::invalid_argument("integers: low >= high");
+    const uint64_t rng = static_cast<uint64_t>(high) - static_cast<uint64_t>(low) - 1u;
+    return static_cast<int64_t>(static_cast<uint64_t>(low) + bounded(rng));
+  }
+  // numpy's random_interval(max): a value in [0, max] by masked rejection (Generator.shuffle and
+  // permutation draw their swaps with it).
+  uint64_t interval(uint64_t max) {
+    if (max == 0) return 0;
+    uint64_t mask = max;
+    for (unsigned shift = 1; shift <= 32; shift <<= 1) mask |= mask >> shift;
+    uint64_t value;
+    if (max <= 0xffffffffULL) {
+      while ((value = (next_u32() & mask)) > max) {
+      }
+    } else {
+      while ((value = (next_u64() & mask)) > max) {
+      }
+    }
+    return value;
+  }
+  // Generator.shuffle of a sequence of n items (a list or a 1-d array): Fisher-Yates from the back.
+  template <class T>
+  void shuffle(T* items, size_t n) {
+    for (size_t i = n; i-- > 1;) {
+      const size_t j = static_cast<size_t>(interval(i));
+      std::swap(items[i], items[j]);
+    }
+  }
+
  private:
   using u128 = unsigned __int128;
+  // random_bounded_uint64_fill for one value in [0, rng].
+  uint64_t bounded(uint64_t rng) {
+    if (rng == 0) return 0;
+    if (rng == 0xffffffffULL) return next_u32();
+    if (rng < 0xffffffffULL) {
+      const uint32_t rng32 = static_cast<uint32_t>(rng), excl = rng32 + 1u;
+      uint64_t m = static_cast<uint64_t>(next_u32()) * excl;
+      uint32_t leftover = static_cast<uint32_t>(m);
+      if (leftover < excl) {
+        const uint32_t threshold = (0xffffffffu - rng32) % excl;
+        while (leftover < threshold) {
+          m = static_cast<uint64_t>(next_u32()) * excl;
+          leftover = static_cast<uint32_t>(m);
+        }
+      }
+      return m >> 32;
+    }
+    if (rng == ~0ULL) return next_u64();
+    const uint64_t excl = rng + 1;
+    u128 m = static_cast<u128>(next_u64()) * excl;
+    uint64_t leftover = static_cast<uint64_t>(m);
+    if (leftover < excl) {
+      const uint64_t threshold = (~0ULL - rng) % excl;
+      while (leftover < threshold) {
+        m = static_cast<u128>(next_u64()) * excl;
+        leftover = static_cast<uint64_t>(m);
+      }
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
   static constexpr u128 kMult = (static_cast<u128>(2549297995355413924ULL) << 64) | 4865540595714422341ULL;
   void step() { state_ = state_ * kMult + inc_; }
   u128 state_ = 0, inc_ = 0;
+  bool has_u32_ = false;  // numpy's has_uint32 / uinteger: the kept half of a 64-bit draw
+  uint32_t u32_ = 0;
 };
 
 }  // namespace envhive

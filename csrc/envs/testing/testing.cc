@@ -1,6 +1,7 @@
 #include "testing.h"
 
 #include "dummy.h"
+#include "rng_draws.h"
 #include "structured_dummy.h"
 
 namespace envhive {
@@ -15,6 +16,10 @@ void register_testing(TaskRegistry& registry) {
                  .family = "testing",
                  .doc = "Engine test env with a Dict observation of every leaf kind (Box, Discrete, Text, Tuple).",
                  .hidden = true});
+  register_task<RngDrawsEnv>(registry, {.id = "RngDraws-v0",
+                                        .family = "testing",
+                                        .doc = "Engine test env: a program of numpy Generator calls, drawn at reset.",
+                                        .hidden = true});
 }
 
 }  // namespace envhive

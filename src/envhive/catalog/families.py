@@ -73,6 +73,7 @@ BUILTIN_MODULES: tuple[FamilyModule, ...] = (
     FamilyModule("envhive._atari", extra="atari", requires="ale_py"),
     # dm_control is needed only to build a task's model (envhive.dmc_assets raises MissingExtraError).
     FamilyModule("envhive._dmc", extra="dmc", requires="mujoco", preload="mujoco"),
+    FamilyModule("envhive._minigrid"),
 )
 
 

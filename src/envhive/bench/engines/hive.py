@@ -63,6 +63,7 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
     from envhive import catalog  # the measured engine is imported only in its own worker process
 
     family = catalog.get(task).family
+    family = "minigrid" if family == "babyai" else family  # one executable runs both
     folder = os.environ.get(LOOP_BENCH_DIR_ENV)
     binary = Path(folder or ".") / f"{family}_loop_bench"
     if not folder or not binary.exists():
@@ -75,6 +76,8 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         spec = importlib.util.find_spec("ale_py")
         assert spec is not None and spec.submodule_search_locations
         data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
+    elif family == "minigrid":
+        data = "-"  # the family reads no files
     else:
         raise ValueError(f"no loop bench for the {family} family")
     out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -10,10 +12,15 @@ if TYPE_CHECKING:
 
 
 def gymnasium_id(task: str) -> str:
-    """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`)."""
+    """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`; minigrid's
+    ids exist once minigrid is imported)."""
     import gymnasium
 
     if task in gymnasium.registry:
+        return task
+    if task.startswith(("MiniGrid-", "BabyAI-")):  # minigrid registers its ids when imported
+        if importlib.util.find_spec("minigrid") is not None:
+            importlib.import_module("minigrid")
         return task
     try:
         import ale_py
