@@ -1,5 +1,9 @@
 #include "env_stepper.h"
 
+#include <atomic>
+#include <exception>
+#include <thread>
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -22,15 +26,39 @@ EnvStepper::EnvStepper(const TaskDef& task, const Config& config, const Spaces& 
   structured_obs_ = !spaces.observation.is_leaf();
   actions_.assign(n * std::max<size_t>(action_row_bytes_, 1), std::byte{0});
   state_ = std::vector<EnvState>(n);
-  envs_.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    envs_.push_back(task.make(config, static_cast<int>(i)));
-    if (!envs_.back()) throw std::runtime_error(task.id() + ": make() returned no env");
+  envs_.resize(n);
+  const auto build = [&](size_t i) {
+    auto env = task.make(config, static_cast<int>(i));
+    if (!env) throw std::runtime_error(task.id() + ": make() returned no env");
     if (seeds.empty())
-      envs_.back()->seed_from_os();
+      env->seed_from_os();
     else
-      envs_.back()->seed(seeds[i]);
+      env->seed(seeds[i]);
+    envs_[i] = std::move(env);
+  };
+  // Construction scales with cores as stepping does: the pool's threads-to-be build the envs
+  // (an Atari env loads and boots its ROM, ~85 ms), each env on one thread, the first error kept.
+  const size_t threads = std::min(n, static_cast<size_t>(std::max(1, options.num_threads)));
+  if (threads <= 1) {
+    for (size_t i = 0; i < n; ++i) build(i);
+    return;
   }
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(threads);
+  const auto run = [&](size_t t) {
+    try {
+      for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) build(i);
+    } catch (...) {
+      errors[t] = std::current_exception();
+      next.store(n);  // the others stop at their next env
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(run, t);
+  run(0);
+  for (auto& h : helpers) h.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 bool EnvStepper::prepare(int32_t id) {
