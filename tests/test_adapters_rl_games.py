@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,6 +150,25 @@ def test_player_plays_a_checkpoint_through_the_vecenv(tmp_path, capsys, one_torc
     reward, steps = float(found.group(1)), float(found.group(2))
     assert steps >= 8 and reward == pytest.approx(steps), (reward, steps)
     assert "Creating vecenv" in out
+
+
+def integrations_snippet(section: str) -> str:
+    """The first Python block under ``## {section}`` in docs/integrations.md."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text()
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return body.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_documented_snippet_runs_as_written_on_cpu(tmp_path, monkeypatch, capsys, one_torch_thread) -> None:
+    """docs/integrations.md's rl_games snippet -- rl_games' own ppo_cartpole.yaml as it ships, whose
+    device is 'cuda' -- trains on the CPU torch envhive pins; run as written but for 3 epochs, not 100."""
+    code = integrations_snippet("rl_games")
+    assert code.count('config["max_epochs"] = 100') == 1 and "cuda" in code
+    monkeypatch.chdir(tmp_path)  # rl_games writes runs/ under the working directory
+    exec(compile(code.replace('config["max_epochs"] = 100', 'config["max_epochs"] = 3'), "integrations.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "epoch: 3/3" in out and "MAX EPOCHS NUM!" in out, out[-2000:]
+    assert list(tmp_path.rglob("*.pth"))
 
 
 def test_env_error_reaches_rl_games_and_the_vecenv_stays_usable() -> None:
