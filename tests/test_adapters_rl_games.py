@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ from rl_games.torch_runner import Runner
 import envhive
 from envhive.adapters import rl_games as hive_rl_games
 from envhive.bench.engines.ppo import rl_games_ppo_params
+from helpers import docs_snippet, run_snippet
 
 
 def make(num_actors: int, **env_config) -> hive_rl_games.RlGamesVecEnv:
@@ -152,20 +152,13 @@ def test_player_plays_a_checkpoint_through_the_vecenv(tmp_path, capsys, one_torc
     assert "Creating vecenv" in out
 
 
-def integrations_snippet(section: str) -> str:
-    """The first Python block under ``## {section}`` in docs/integrations.md."""
-    text = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text()
-    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
-    return body.split("```python\n", 1)[1].split("```", 1)[0]
-
-
 def test_documented_snippet_runs_as_written_on_cpu(tmp_path, monkeypatch, capsys, one_torch_thread) -> None:
     """docs/integrations.md's rl_games snippet -- rl_games' own ppo_cartpole.yaml as it ships, whose
     device is 'cuda' -- trains on the CPU torch envhive pins; run as written but for 3 epochs, not 100."""
-    code = integrations_snippet("rl_games")
-    assert code.count('config["max_epochs"] = 100') == 1 and "cuda" in code
+    code = docs_snippet("integrations.md", "rl_games")
+    assert "cuda" in code
     monkeypatch.chdir(tmp_path)  # rl_games writes runs/ under the working directory
-    exec(compile(code.replace('config["max_epochs"] = 100', 'config["max_epochs"] = 3'), "integrations.md", "exec"), {})
+    run_snippet(code, ('config["max_epochs"] = 100', 'config["max_epochs"] = 3'))
     out = capsys.readouterr().out
     assert "epoch: 3/3" in out and "MAX EPOCHS NUM!" in out, out[-2000:]
     assert list(tmp_path.rglob("*.pth"))

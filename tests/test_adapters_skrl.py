@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import atexit
+
 import numpy as np
 import pytest
 import torch
@@ -14,6 +16,7 @@ from skrl.utils import set_seed
 from skrl.utils.model_instantiators.torch import categorical_model, deterministic_model
 
 import envhive
+from helpers import docs_snippet, run_snippet
 
 
 def test_gymnasium_wrapper_takes_a_pool_as_a_vector_env() -> None:
@@ -77,3 +80,13 @@ def test_ppo_trains_on_cartpole() -> None:
     assert torch.all(rewards == 1.0)  # CartPole pays 1 a step: no NEXT_STEP filler row (reward 0) was recorded
     first, last = np.mean(returns[:20]), np.mean(returns[-20:])
     assert len(returns) > 60 and first < 40 and last > 100, (first, last)
+
+
+def test_documented_example_runs(tmp_path, monkeypatch) -> None:
+    """docs/integrations.md's skrl example, as written but for 200 timesteps."""
+    torch.set_num_threads(1)
+    monkeypatch.chdir(tmp_path)  # skrl writes its runs/ under the working directory
+    monkeypatch.setattr(atexit, "register", lambda fn: fn)  # the trainer's close-at-exit: closed here instead
+    scope = run_snippet(docs_snippet("integrations.md", "skrl"), ("timesteps=1000", "timesteps=200"))
+    assert scope["env"].num_envs == 8 and len(scope["agent"].memory.get_tensor_by_name("rewards")) == 64
+    scope["env"].close()

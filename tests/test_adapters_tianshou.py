@@ -19,6 +19,7 @@ from tianshou.utils.net.common import Net
 import envhive
 import envhive.envpool
 from envhive.adapters.tianshou import TianshouVecEnv, make_env
+from helpers import docs_snippet, run_snippet
 
 SEED = 3
 N = 4
@@ -172,3 +173,11 @@ def test_dqn_learns_cartpole() -> None:
     train.close()
     test.close()
     assert before < 50 and result.best_reward >= 120, (before, result.best_reward)
+
+
+def test_documented_example_runs() -> None:
+    """docs/integrations.md's Tianshou example, as written but for one epoch of 1000 steps."""
+    torch.set_num_threads(1)
+    scope = run_snippet(docs_snippet("integrations.md", "Tianshou"), ("max_epochs=10", "max_epochs=1"))
+    assert scope["train"].collect_step >= 1000 and scope["result"].best_reward > 0
+    scope["train"].close()
