@@ -153,6 +153,7 @@ def test_player_plays_a_checkpoint_through_the_vecenv(tmp_path, capsys, one_torc
     assert "Creating vecenv" in out
 
 
+@pytest.mark.learning
 def test_documented_snippet_runs_as_written_on_cpu(tmp_path, monkeypatch, capsys, one_torch_thread) -> None:
     """docs/integrations.md's rl_games snippet -- rl_games' own ppo_cartpole.yaml as it ships, whose
     device is 'cuda' -- trains on the CPU torch envhive pins; run as written but for 3 epochs, not 100."""

@@ -82,6 +82,7 @@ def test_ppo_trains_on_cartpole() -> None:
     assert len(returns) > 60 and first < 40 and last > 100, (first, last)
 
 
+@pytest.mark.learning
 def test_documented_example_runs(tmp_path, monkeypatch) -> None:
     """docs/integrations.md's skrl example, as written but for 200 timesteps."""
     torch.set_num_threads(1)

@@ -175,6 +175,7 @@ def test_dqn_learns_cartpole() -> None:
     assert before < 50 and result.best_reward >= 120, (before, result.best_reward)
 
 
+@pytest.mark.learning
 def test_documented_example_runs() -> None:
     """docs/integrations.md's Tianshou example, as written but for one epoch of 1000 steps."""
     torch.set_num_threads(1)
