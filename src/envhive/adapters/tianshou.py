@@ -13,8 +13,10 @@ are. A pool of ``envhive.make`` follows Gymnasium's vector API, which Tianshou d
 wrapper gives it the calls Tianshou's EnvPool path makes, with EnvPool's answers: ``len(env)``;
 ``reset(env_id=ids)`` and ``step(actions, ids)`` return the rows of ``ids``, in that order (the
 Collector resets each env whose episode ended, and steps fewer envs than the pool has while it
-collects ``n_episode`` episodes); ``observation_space`` / ``action_space`` are one env's; ``info``
-is Gymnasium's dict of arrays (Tianshou makes one dict per env of it, as for EnvPool).
+collects ``n_episode`` episodes); ``observation_space`` / ``action_space`` are one env's; ``info`` is
+one dict per env, Tianshou's own form, holding the task's infos as Gymnasium's env reports them
+(without envhive's ``env_id`` and ``elapsed_step``: Tianshou turns every non-empty info into a
+``Batch`` at every step, which costs more than CartPole's step itself).
 
 A backend that can step some envs of a sync pool and hold the others (``capabilities.partial_step``:
 the native pool) steps only ``ids``. A backend that steps every env at once (the process backend,
@@ -39,11 +41,13 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
-from envhive.backend import Step
 from envhive.checks import check_env_ids
 from envhive.vector import HiveVectorEnv
 
 TRAINER = "Tianshou's Collector"
+TianshouStep = tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(obs, reward, terminated, truncated, info)``, ``info`` one dict per env (an object array)."""
+_POOL_INFOS = frozenset({"env_id", "elapsed_step"})  # envhive's own: not passed to Tianshou (module doc)
 
 
 class TianshouVecEnv:
@@ -87,29 +91,31 @@ class TianshouVecEnv:
 
     def reset(
         self, env_id: Any = None, *, seed: Any = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+    ) -> tuple[Any, np.ndarray]:
         """Reset the envs ``env_id`` (default: every env) and return their rows, in env_id's order."""
         if env_id is None:
             if seed is None:
                 seed, self._pending_seed = self._pending_seed, None
             self._set_aside[:] = False
-            return self.pool.reset(seed=seed, options=options)
+            obs, info = self.pool.reset(seed=seed, options=options)
+            return obs, self._infos(info, None)
         ids = check_env_ids(env_id, self.env_num)
         assert ids is not None
         mask = np.zeros(self.env_num, dtype=np.bool_)
         mask[ids] = True
         obs, info = self.pool.reset(seed=seed, options={**(options or {}), "reset_mask": mask})
         self._set_aside[ids] = False
-        return _rows(obs, ids, self.env_num), _rows(info, ids, self.env_num)
+        return _rows(obs, ids, self.env_num), self._infos(info, ids)
 
-    def step(self, action: Any, id: Any = None) -> Step:  # noqa: A002  (Tianshou's name for the env ids)
+    def step(self, action: Any, id: Any = None) -> TianshouStep:  # noqa: A002  (Tianshou's name for the env ids)
         """Step the envs ``id`` (default: every env) and return their rows, in id's order."""
         ids = check_env_ids(id, self.env_num)
         if ids is not None and len(ids) == self.env_num and np.array_equal(ids, self._all_ids):
             ids = None
         self._refuse_set_aside(ids)
         if ids is None:
-            return self.pool.step(action)
+            obs, reward, terminated, truncated, info = self.pool.step(action)
+            return obs, reward, terminated, truncated, self._infos(info, None)
         action = np.asarray(action)
         if self._partial:
             out = self.pool.step(action, ids, partial=True)
@@ -118,8 +124,23 @@ class TianshouVecEnv:
             everyone[ids] = action
             self._set_aside |= ~np.isin(self._all_ids, ids)
             out = self.pool.step(everyone)
-        obs, reward, terminated, truncated, info = (_rows(part, ids, self.env_num) for part in out)
-        return obs, reward, terminated, truncated, info
+        obs, reward, terminated, truncated = (_rows(part, ids, self.env_num) for part in out[:4])
+        return obs, reward, terminated, truncated, self._infos(out[4], ids)
+
+    def _infos(self, info: dict[str, Any], ids: np.ndarray | None) -> np.ndarray:
+        """One dict per env of ``ids`` (None: every env) from the pool's dict of arrays: the task's
+        infos, each where Gymnasium's row mask (``_key``) has it."""
+        rows = np.arange(self.env_num) if ids is None else ids
+        out = np.empty(len(rows), dtype=object)
+        out[:] = [{} for _ in range(len(rows))]
+        for key, value in info.items():
+            if key.startswith("_") or key in _POOL_INFOS:
+                continue
+            mask = info.get("_" + key)
+            for k, row in enumerate(rows.tolist()):
+                if mask is None or mask[row]:
+                    out[k][key] = _rows(value, row, self.env_num)
+        return out
 
     def _refuse_set_aside(self, ids: np.ndarray | None) -> None:
         """Refuse to step an env set aside (``ids``: the envs of the call; None: every env)."""
@@ -148,8 +169,8 @@ def make_env(task: Any, num_envs: int, **kwargs: Any) -> TianshouVecEnv:
     return TianshouVecEnv(make_pool(task, num_envs=num_envs, **kwargs))
 
 
-def _rows(value: Any, ids: np.ndarray, n: int) -> Any:
-    """Rows ``ids`` of a batch value (arrays with ``n`` rows; dicts and tuples of them, nested)."""
+def _rows(value: Any, ids: np.ndarray | int, n: int) -> Any:
+    """Rows ``ids`` (or one row) of a batch value (arrays with ``n`` rows; dicts and tuples of them, nested)."""
     if isinstance(value, dict):
         return {k: _rows(v, ids, n) for k, v in value.items()}
     if isinstance(value, tuple):
