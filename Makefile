@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-# The trainer adapters' extras (envhive.adapters.<trainer>), tested against the real libraries.
-ADAPTERS := sb3,rl-games,torchrl,acme
+# The trainers' extras (envhive.adapters.<trainer>; Tianshou and skrl need no adapter), tested against the real libraries.
+ADAPTERS := sb3,rl-games,torchrl,acme,tianshou,skrl
 # dm-acme 0.4.0 requires dm-launchpad (no wheel for Python >= 3.11): installed without its
 # dependencies, which the [acme] extra provides (docs/integrations.md).
 ACME := "dm-acme==0.4.0"

@@ -4,8 +4,10 @@ Env-only (`--part env`): steps/s with random actions through the env API each tr
 SB3's VecEnv (envhive.adapters.sb3 vs DummyVecEnv and SubprocVecEnv), TorchRL's EnvBase
 (envhive.adapters.torchrl vs SerialEnv and ParallelEnv of GymWrapper, stepped with
 `step_and_maybe_reset` as its collectors do), RLlib's EnvRunner env (DictInfoToList over
-envhive.adapters.rllib's pool vs RLlib's default, a Gymnasium SyncVectorEnv) and rl_games' vecenv
-(envhive.adapters.rl_games vs rl_games' own envpool vecenv over EnvPool 1.2.5), for CartPole-v1,
+envhive.adapters.rllib's pool vs RLlib's default, a Gymnasium SyncVectorEnv), rl_games' vecenv
+(envhive.adapters.rl_games vs rl_games' own envpool vecenv over EnvPool 1.2.5), Tianshou's vector
+env (envhive.adapters.tianshou vs DummyVectorEnv and SubprocVectorEnv) and skrl's GymnasiumWrapper
+(over an envhive pool vs over Gymnasium's SyncVectorEnv, both SAME_STEP), for CartPole-v1,
 HalfCheetah-v5 and Pong-v5 (Gymnasium's side: ALE/Pong-v5 with EnvPool's Atari preprocessing).
 
 Training (`--part train`): env steps/s of each trainer's PPO on CartPole-v1, envhive vs the
@@ -41,6 +43,8 @@ ENV_GROUPS = {
     "TorchRL": ("torchrl-envhive", ("torchrl-serial", "torchrl-parallel")),
     "RLlib": ("rllib-envhive", ("rllib-gymnasium",)),
     "rl_games": ("rl_games-envhive", ("rl_games-envpool",)),
+    "Tianshou": ("tianshou-envhive", ("tianshou-dummy", "tianshou-subproc")),
+    "skrl": ("skrl-envhive", ("skrl-gymnasium",)),
 }
 TRAIN_GROUPS = {
     "Stable-Baselines3 PPO": ("sb3-ppo-envhive", ("sb3-ppo-dummy",)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -232,3 +233,19 @@ GYM_WRAPPER_MODES = [
         ),
     ),
 ]
+
+
+def docs_snippet(doc: str, section: str) -> str:
+    """The first Python block under ``## {section}`` in ``docs/{doc}`` (tests run the documented code)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / doc).read_text()
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return body.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def run_snippet(code: str, budget: tuple[str, str]) -> dict[str, Any]:
+    """Run documented code as written but for its training budget (``budget``: the text that sets it
+    and its short replacement, which must appear once); returns the names it defined."""
+    assert code.count(budget[0]) == 1, f"{budget[0]!r} is not in the snippet once"
+    scope: dict[str, Any] = {}
+    exec(compile(code.replace(budget[0], budget[1]), "docs snippet", "exec"), scope)
+    return scope

@@ -81,6 +81,31 @@ def test_runner_env_rejects_what_rllib_cannot_consume() -> None:
     assert env.unwrapped.task_spec.max_episode_steps == 7
 
 
+def test_config_validation_raises_what_a_runner_would() -> None:
+    """AlgorithmConfig.validate (RLlib calls it on the driver before any EnvRunner starts) checks a
+    config naming an envhive id as a runner would; other envs are not looked at."""
+    with pytest.raises(ValueError, match=r"gym_env_vectorize_mode='vector_entry_point'\) \(it is 'sync'\)"):
+        ppo("envhive/CartPole-v1").env_runners(gym_env_vectorize_mode="sync").validate()
+    with pytest.raises(TypeError, match="unknown kwarg 'max_episode_step'.*did you mean 'max_episode_steps'"):
+        ppo("envhive/CartPole-v1").environment(env_config={"max_episode_step": 5}).validate()
+    with pytest.raises(ValueError, match=r"config.debugging\(seed=...\)"):
+        ppo("envhive/CartPole-v1").environment(env_config={"seed": 1}).validate()
+    with pytest.raises(ValueError, match="async pool.*drop batch_size"):
+        ppo("envhive/CartPole-v1").environment(env_config={"batch_size": 2}).validate()
+    ppo("envhive/CartPole-v1").environment(env_config={"max_episode_steps": 7}).validate()
+    ppo("CartPole-v1").env_runners(gym_env_vectorize_mode="sync").validate()  # Gymnasium's id: RLlib's business
+    hive_rllib.check_config(ppo("envhive:envhive/CartPole-v1").env_runners(gym_env_vectorize_mode="sync"))
+
+
+def test_misconfiguration_reaches_the_driver_as_the_runners_error(ray_session) -> None:
+    """RLlib only logs an EnvRunner that fails to start (restart_failed_env_runners, on by default), then
+    fails with IndexError: list index out of range; the driver now raises the runner's own error."""
+    with pytest.raises(ValueError, match="envhive ids are vector envs"):
+        ppo("envhive/CartPole-v1").env_runners(gym_env_vectorize_mode="sync").build_algo()
+    with pytest.raises(TypeError, match="did you mean 'max_episode_steps'"):
+        ppo("envhive/CartPole-v1").environment(env_config={"max_episode_step": 5}).build_algo()
+
+
 def test_ppo_runners_seeded_apart_and_learning(ray_session) -> None:
     algo = ppo("envhive/CartPole-v1").build_algo()
     try:

@@ -295,3 +295,45 @@ def test_vector_wrappers_see_a_vector_env() -> None:
     for _ in range(6):
         _, _, _, _, info = stats.step(np.zeros(2, dtype=np.int32))
     assert stats.episode_count == 2 and list(stats.length_queue) == [5, 5]
+
+
+def test_cleanrl_ppo_atari_envpool_env_code() -> None:
+    """The env side of CleanRL's ppo_atari_envpool.py with the changes docs/envpool-migration.md lists
+    (Gymnasium's 5-tuple and (obs, info) reset; its episode wrapper a VectorWrapper): the script's
+    attribute assignments, and episodes of whole games counted from info's raw reward and game over."""
+    pytest.importorskip("ale_py")
+    num_envs = 2
+
+    class EpisodeReturns(gymnasium.vector.VectorWrapper):  # CleanRL's RecordEpisodeStatistics, its logic
+        def reset(self, **kwargs):
+            out = super().reset(**kwargs)
+            self.returns = np.zeros(num_envs, np.float32)
+            self.lengths = np.zeros(num_envs, np.int32)
+            return out
+
+        def step(self, action):
+            obs, rewards, terminations, truncations, infos = super().step(action)
+            dones = terminations | truncations
+            self.returns += infos["reward"]
+            self.lengths += 1
+            infos["r"], infos["l"] = self.returns.copy(), self.lengths.copy()
+            self.returns *= 1 - infos["terminated"]
+            self.lengths *= 1 - infos["terminated"]
+            return obs, rewards, dones, infos
+
+    envs = envpool.make("Breakout-v5", env_type="gym", num_envs=num_envs, episodic_life=True, reward_clip=True, seed=1)
+    envs.num_envs = num_envs
+    envs.single_action_space = envs.action_space
+    envs.single_observation_space = envs.observation_space
+    envs = EpisodeReturns(envs)
+    assert isinstance(envs.action_space, gymnasium.spaces.Discrete) and envs.num_envs == num_envs
+    next_obs = envs.reset()[0]
+    assert next_obs.shape == (num_envs, 4, 84, 84)
+    rng = np.random.default_rng(0)
+    games = []
+    for _ in range(400):
+        next_obs, reward, next_done, info = envs.step(rng.integers(0, 4, num_envs))
+        games += [(info["r"][i], info["l"][i]) for i in range(num_envs) if next_done[i] and info["lives"][i] == 0]
+    assert len(games) >= 4 and all(length > 0 for _, length in games), games
+    assert reward.dtype == np.float32 and info["terminated"].dtype == np.int32
+    envs.close()

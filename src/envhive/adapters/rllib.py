@@ -27,22 +27,33 @@ with ``seed + k`` (eval runners ``+ 1e6``); here env ``i`` of a runner reset wit
 ``s * num_envs + i``, so no two envs of any runners share a seed and a rerun repeats every one.
 (Gymnasium's own convention, ``s + i``, gives runner 1's env 1 the seed of runner 2's env 0.)
 With no ``config.seed``, each pool draws fresh OS entropy.
+
+Misconfigurations reach the driver as the runner's own error. RLlib builds each EnvRunner's env in
+the runner, and by default (``restart_failed_env_runners=True``) only logs a runner that failed to
+start; the driver then fails with ``IndexError: list index out of range`` when it asks the runners
+for their spaces. So importing this module also extends ``AlgorithmConfig.validate`` -- which RLlib
+calls on the driver when it builds an algorithm, before any runner starts, for the training and the
+evaluation config -- with :func:`check_config`: a config naming an envhive id is checked there as a
+runner would check it (the vectorize mode, RLlib's env settings, the task's kwargs), and the error
+names the fix.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
+from ray.rllib.algorithms.algorithm_config import AlgorithmConfig
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
 from envhive.checks import autoreset_mode
 from envhive.ray.shard import assigned_cpus
-from envhive.registry import backend_for, list_envs
+from envhive.registry import backend_for, list_envs, make_spec
 from envhive.vector import HiveVectorEnv
 
 ID_PREFIX = "envhive/"
@@ -68,8 +79,9 @@ class RunnerSeeds(VectorWrapper):
         return self.pool.reset(seed=seed, options=options)
 
 
-def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
-    """What an EnvRunner builds for ``envhive/<task_id>``: ``env_config`` plus RLlib's ``num_envs``."""
+def runner_kwargs(task_id: str, env_config: Mapping[str, Any]) -> dict[str, Any]:
+    """The pool kwargs of an EnvRunner for ``envhive/<task_id>``: ``env_config`` plus RLlib's
+    ``num_envs``, refused with the fix named where RLlib cannot consume the pool."""
     kwargs = dict(env_config)
     if "num_envs" not in kwargs:
         raise ValueError(f"{ID_PREFIX}{task_id}: {_VECTOR_MODE_HINT}")
@@ -89,9 +101,46 @@ def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
             f"{ID_PREFIX}{task_id}: seed RLlib runs with config.debugging(seed=...), not env_config['seed']: "
             "RLlib reseeds each runner with seed + worker_index at its first reset"
         )
+    return kwargs
+
+
+def make_runner_env(task_id: str, env_config: Mapping[str, Any]) -> VectorEnv:
+    """What an EnvRunner builds for ``envhive/<task_id>``: ``env_config`` plus RLlib's ``num_envs``."""
+    kwargs = runner_kwargs(task_id, env_config)
     if backend_for(task_id) == "native" and kwargs.get("num_threads") in (None, 0):
         kwargs["num_threads"] = assigned_cpus(default=0)  # a remote EnvRunner: its num_cpus_per_env_runner
     return RunnerSeeds(make_pool(task_id, seed=None, **kwargs))
+
+
+def check_config(config: Any) -> None:
+    """Raise, here, what an EnvRunner of ``config`` (an RLlib ``AlgorithmConfig``) would raise making
+    its envhive pool; nothing for a config whose env is not an envhive id. ``AlgorithmConfig.validate``
+    calls it once this module is imported (the module doc)."""
+    env = config.env
+    if not isinstance(env, str) or not env.startswith(ID_PREFIX):
+        return
+    task_id = env[len(ID_PREFIX) :]
+    if task_id not in list_envs():
+        return  # not one of ours (register_ids registers envhive's tasks)
+    mode = gymnasium.VectorizeMode(config.gym_env_vectorize_mode)
+    if mode != gymnasium.VectorizeMode.VECTOR_ENTRY_POINT:
+        raise ValueError(f"{env}: {_VECTOR_MODE_HINT} (it is {mode.value!r})")
+    kwargs = runner_kwargs(task_id, {**config.env_config, "num_envs": config.num_envs_per_env_runner})
+    if backend_for(task_id) == "native":
+        make_spec(task_id, **kwargs)  # the task's kwargs, resolved as the runner's pool will (no env is built)
+
+
+def _validate_with_envhive_checks(validate: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``AlgorithmConfig.validate``, then :func:`check_config` (where RLlib's validation is on)."""
+
+    @functools.wraps(validate)
+    def checked(config: Any) -> None:
+        validate(config)
+        if getattr(config, "_validate_config", True):
+            check_config(config)
+
+    checked.envhive_checks = True  # type: ignore[attr-defined]
+    return checked
 
 
 def register_ids(task_ids: Iterable[str] | None = None) -> list[str]:
@@ -107,3 +156,5 @@ def register_ids(task_ids: Iterable[str] | None = None) -> list[str]:
 
 
 register_ids()
+if not getattr(AlgorithmConfig.validate, "envhive_checks", False):
+    AlgorithmConfig.validate = _validate_with_envhive_checks(AlgorithmConfig.validate)

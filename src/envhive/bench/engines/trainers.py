@@ -1,6 +1,6 @@
 """The trainers' env APIs (benchmarks/adapters_compare.py): envhive through
-envhive.adapters.<trainer> against the trainer's own default vectoriser, stepping with random
-actions. The trainers are imported only inside `build`, in the worker process."""
+envhive.adapters.<trainer> (skrl: its own wrapper) against the trainer's own default vectoriser,
+stepping with random actions. The trainers are imported only inside `build`, in the worker process."""
 
 from __future__ import annotations
 
@@ -125,6 +125,59 @@ def _build_rl_games_envpool(task: str, num_envs: int, batch_size: int, num_threa
     return Runner(loop(env.step, action_pool(env.action_space, num_envs, seed)), env.env.close, num_envs)
 
 
+def _build_tianshou_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from envhive.adapters.tianshou import make_env
+
+    env = make_env(task, **pool_kwargs(num_envs, num_threads, seed))
+    env.reset()
+    return Runner(loop(env.step, action_pool(env.action_space, num_envs, seed)), env.close, num_envs)
+
+
+def _build_tianshou_reference(subproc: bool) -> Builder:
+    def build(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+        from tianshou.env import DummyVectorEnv, SubprocVectorEnv
+
+        fns = [reference_env_fn(task) for _ in range(num_envs)]
+        env = SubprocVectorEnv(fns) if subproc else DummyVectorEnv(fns)
+        env.seed(seed)
+        env.reset()
+        space = env.get_env_attr("action_space", 0)[0]
+        pids = [w.process.pid for w in getattr(env, "workers", []) if getattr(w, "process", None) is not None]
+        return Runner(loop(env.step, action_pool(space, num_envs, seed)), env.close, num_envs, pids)
+
+    return build
+
+
+def _skrl_loop(env: Any, num_envs: int, seed: int) -> Runner:
+    """skrl's GymnasiumWrapper stepped as its trainers step it: torch actions, one row per env."""
+    import torch
+
+    actions = [
+        torch.as_tensor(a).reshape(num_envs, -1)
+        for a in islice(action_pool(env.action_space, num_envs, seed), POOL_BATCHES)
+    ]
+    env.reset()
+    return Runner(loop(env.step, cycle(actions)), env.close, num_envs)
+
+
+def _build_skrl_envhive(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    from skrl.envs.wrappers.torch import wrap_env
+
+    from envhive.pools import make_pool
+
+    pool = make_pool(task, autoreset_mode="same_step", **pool_kwargs(num_envs, num_threads, seed))
+    return _skrl_loop(wrap_env(pool, wrapper="gymnasium"), num_envs, seed)
+
+
+def _build_skrl_reference(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    import gymnasium
+    from skrl.envs.wrappers.torch import wrap_env
+
+    fns = [reference_env_fn(task) for _ in range(num_envs)]
+    pool = gymnasium.vector.SyncVectorEnv(fns, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
+    return _skrl_loop(wrap_env(pool, wrapper="gymnasium"), num_envs, seed)
+
+
 ENGINES = (
     Engine(
         "sb3-envhive",
@@ -210,5 +263,47 @@ ENGINES = (
         _build_rl_games_envpool,
         threaded=True,
         label="envpool",
+    ),
+    Engine(
+        "tianshou-envhive",
+        "Tianshou vector env: envhive.adapters.tianshou",
+        "tianshou",
+        "pip install 'envhive[tianshou]'",
+        _build_tianshou_envhive,
+        threaded=True,
+        label="TianshouVecEnv",
+    ),
+    Engine(
+        "tianshou-dummy",
+        "Tianshou DummyVectorEnv of gymnasium.make",
+        "tianshou",
+        "pip install 'envhive[tianshou]'",
+        _build_tianshou_reference(False),
+        label="DummyVectorEnv",
+    ),
+    Engine(
+        "tianshou-subproc",
+        "Tianshou SubprocVectorEnv of gymnasium.make, 1 proc/env",
+        "tianshou",
+        "pip install 'envhive[tianshou]'",
+        _build_tianshou_reference(True),
+        label="SubprocVectorEnv",
+    ),
+    Engine(
+        "skrl-envhive",
+        "skrl's GymnasiumWrapper over an envhive pool (SAME_STEP)",
+        "skrl",
+        "pip install 'envhive[skrl]'",
+        _build_skrl_envhive,
+        threaded=True,
+        label="GymnasiumWrapper",
+    ),
+    Engine(
+        "skrl-gymnasium",
+        "skrl's GymnasiumWrapper over Gymnasium's SyncVectorEnv (SAME_STEP)",
+        "skrl",
+        "pip install 'envhive[skrl]'",
+        _build_skrl_reference,
+        label="SyncVectorEnv",
     ),
 )
