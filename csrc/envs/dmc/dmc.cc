@@ -8,6 +8,8 @@
 #include "ball_in_cup.h"
 #include "cartpole.h"
 #include "cheetah.h"
+#include "dog.h"
+#include "dog_fetch.h"
 #include "finger.h"
 #include "fish.h"
 #include "hopper.h"
@@ -17,6 +19,8 @@
 #include "pendulum.h"
 #include "point_mass.h"
 #include "quadruped.h"
+#include "quadruped_escape.h"
+#include "quadruped_fetch.h"
 #include "reacher.h"
 #include "stacker.h"
 #include "swimmer.h"
@@ -104,8 +108,15 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<ManipulatorEnv>(registry, {"manipulator", "insert_peg", 10, 10}, "Insert a peg into a slot with a planar arm");
   add<StackerEnv>(registry, {"stacker", "stack_2", 10, 10}, "Stack two boxes with a planar arm");
   add<StackerEnv>(registry, {"stacker", "stack_4", 10, 10}, "Stack four boxes with a planar arm");
-  add<QuadrupedEnv>(registry, {"quadruped", "walk", 20, 4}, "Make a 3D quadruped walk");
-  add<QuadrupedEnv>(registry, {"quadruped", "run", 20, 4}, "Make a 3D quadruped run");
+  add<QuadrupedMoveEnv>(registry, {"quadruped", "walk", 20, 4}, "Make a 3D quadruped walk");
+  add<QuadrupedMoveEnv>(registry, {"quadruped", "run", 20, 4}, "Make a 3D quadruped run");
+  add<QuadrupedEscapeEnv>(registry, {"quadruped", "escape", 20, 4}, "Make a 3D quadruped climb out of a bumpy bowl");
+  add<QuadrupedFetchEnv>(registry, {"quadruped", "fetch", 20, 4}, "Make a 3D quadruped bring a ball to a target");
+  add<DogEnv>(registry, {"dog", "stand", 15, 3}, "Make a 3D dog stand up");
+  add<DogEnv>(registry, {"dog", "walk", 15, 3}, "Make a 3D dog walk");
+  add<DogEnv>(registry, {"dog", "trot", 15, 3}, "Make a 3D dog trot");
+  add<DogEnv>(registry, {"dog", "run", 15, 3}, "Make a 3D dog run");
+  add<DogFetchEnv>(registry, {"dog", "fetch", 15, 3}, "Make a 3D dog fetch a thrown ball");
 }
 
 }  // namespace envhive
