@@ -58,7 +58,7 @@ def _walk(env, refs, steps: int, rng: np.random.Generator, domain: str) -> None:
         obs, reward, terminated, truncated, _ = env.step(actions)
         for i, ref in enumerate(refs):
             ts = ref.step(actions[i])
-            _assert_obs(domain, obs[i], ts.observation, f"step {t} env {i}")
+            _assert_obs(domain, obs, i, ts.observation, f"step {t} env {i}")
             if not ended[i]:
                 np.testing.assert_allclose(reward[i], ts.reward, rtol=1e-13)
                 assert truncated[i] == (ts.last() and ts.discount == 1.0)
@@ -74,7 +74,7 @@ def test_reset_with_new_seeds_plays_dm_controls_episodes_for_them(domain: str, t
     obs, _ = env.reset(seed=[11, 12])
     refs = [_dm_env(domain, task, s, tl) for s in (11, 12)]
     for i, ref in enumerate(refs):
-        _assert_obs(domain, obs[i], ref.reset().observation, f"reset env {i}")
+        _assert_obs(domain, obs, i, ref.reset().observation, f"reset env {i}")
     _walk(env, refs, 25, np.random.default_rng(1), domain)
 
 
@@ -85,7 +85,7 @@ def test_other_autoreset_modes(mode: str) -> None:
     env = envhive.make(envpool_id(domain, task), num_envs=1, seed=3, time_limit=tl, autoreset_mode=mode)
     ref = _dm_env(domain, task, 3, tl)
     obs, _ = env.reset()
-    _assert_obs(domain, obs[0], ref.reset().observation, "reset")
+    _assert_obs(domain, obs, 0, ref.reset().observation, "reset")
     rng = np.random.default_rng(0)
     for t in range(20):
         action = rng.uniform(-1, 1, size=(1, 1))
@@ -94,14 +94,15 @@ def test_other_autoreset_modes(mode: str) -> None:
         np.testing.assert_allclose(reward[0], ts.reward, rtol=1e-13)
         assert truncated[0] == ts.last() and not terminated[0]
         if not ts.last():
-            _assert_obs(domain, obs[0], ts.observation, f"step {t}")
+            _assert_obs(domain, obs, 0, ts.observation, f"step {t}")
         elif mode == "same_step":
-            _assert_obs(domain, info["final_obs"][0], ts.observation, f"final {t}")
-            _assert_obs(domain, obs[0], ref.reset().observation, f"reset {t}")
+            final = info["final_obs"][0]  # Gymnasium's: an object array of each env's own observation
+            _assert_obs(domain, {k: v[None] for k, v in final.items()}, 0, ts.observation, f"final {t}")
+            _assert_obs(domain, obs, 0, ref.reset().observation, f"reset {t}")
         else:
-            _assert_obs(domain, obs[0], ts.observation, f"last {t}")
+            _assert_obs(domain, obs, 0, ts.observation, f"last {t}")
             obs, _ = env.reset(options={"reset_mask": np.array([True])})
-            _assert_obs(domain, obs[0], ref.reset().observation, f"reset {t}")
+            _assert_obs(domain, obs, 0, ref.reset().observation, f"reset {t}")
 
 
 def test_frame_skip_repeats_the_action_and_sums_rewards_until_the_episode_ends() -> None:
@@ -121,7 +122,7 @@ def test_frame_skip_repeats_the_action_and_sums_rewards_until_the_episode_ends()
             total += ts.reward
             if ts.last():
                 break
-        _assert_obs(domain, obs[0], ts.observation, f"step {t}")
+        _assert_obs(domain, obs, 0, ts.observation, f"step {t}")
         np.testing.assert_allclose(reward[0], total, rtol=1e-13)
         assert truncated[0] == (t == 3)
 
@@ -130,7 +131,7 @@ def test_random_kwarg_seeds_like_task_kwargs() -> None:
     env = envhive.make("CheetahRun-v1", num_envs=2, seed=0, random=20)
     obs, _ = env.reset()
     for i in range(2):
-        _assert_obs("cheetah", obs[i], _dm_env("cheetah", "run", 20 + i).reset().observation, f"env {i}")
+        _assert_obs("cheetah", obs, i, _dm_env("cheetah", "run", 20 + i).reset().observation, f"env {i}")
 
 
 def test_dm_view_step_types_and_discounts() -> None:
@@ -152,7 +153,44 @@ def test_dm_view_step_types_and_discounts() -> None:
 def test_shimmy_and_envpool_ids_are_the_same_task_through_gymnasium() -> None:
     a = gymnasium.make_vec("dm_control/walker-walk-v0", num_envs=2, seed=1)
     b = envhive.make("WalkerWalk-v1", num_envs=2, seed=1)
-    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    assert isinstance(a.single_observation_space, gymnasium.spaces.Dict)
+    assert a.single_observation_space == b.single_observation_space
+    obs_a, obs_b = a.reset()[0], b.reset()[0]
+    assert list(obs_a) == list(obs_b) == ["orientations", "height", "velocity"]
+    for key in obs_a:
+        np.testing.assert_array_equal(obs_a[key], obs_b[key])
+
+
+# Tasks whose keys include scalars and 2-d leaves (arm_pos (8, 2), box_pos (2, 4)): flattening
+# follows dm_control's key order and each leaf's C order.
+@pytest.mark.parametrize(("domain", "task"), [("walker", "walk"), ("stacker", "stack_2"), ("finger", "turn_hard")])
+def test_flatten_is_one_box_of_dm_controls_keys_in_order(domain: str, task: str) -> None:
+    env = envhive.make(envpool_id(domain, task), num_envs=2, seed=3, flatten=True)
+    refs = [_dm_env(domain, task, 3 + i) for i in range(2)]
+    size = sum(int(np.prod(leaf.shape)) for leaf in refs[0].observation_spec().values())
+    assert env.single_observation_space == gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float64)
+    obs, _ = env.reset()
+    assert isinstance(obs, np.ndarray) and obs.shape == (2, size)
+    for i, ref in enumerate(refs):
+        _assert_obs(domain, obs, i, ref.reset().observation, f"reset env {i}")
+    _walk(env, refs, 12, np.random.default_rng(4), domain)
+
+
+def test_make_dm_gives_dm_controls_named_arrays_batched() -> None:
+    dm = envhive.make_dm("HumanoidRun-v1", num_envs=3, seed=2)
+    ref = _dm_env("humanoid", "run", 2)
+    spec = dm.observation_spec()
+    assert list(spec) == list(ref.observation_spec())
+    for key, leaf in ref.observation_spec().items():
+        assert spec[key].shape == leaf.shape and spec[key].dtype == leaf.dtype, key
+    ts = dm.reset()
+    assert list(ts.observation) == list(ref.observation_spec())
+    for key, leaf in ref.observation_spec().items():
+        assert ts.observation[key].shape == (3, *leaf.shape), key
+    _assert_obs("humanoid", ts.observation, 0, ref.reset().observation, "reset")
+    action = np.zeros((3, *ref.action_spec().shape))
+    ts, ref_ts = dm.step(action), ref.step(action[0])
+    _assert_obs("humanoid", ts.observation, 0, ref_ts.observation, "step")
 
 
 def test_bad_input_names_the_problem() -> None:

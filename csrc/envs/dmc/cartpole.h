@@ -9,7 +9,9 @@ namespace envhive::dmc {
 
 class CartpoleEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return 1 + 2 * (m.nbody - 2) + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    return {{"position", {1 + 2 * (m.nbody - 2)}}, {"velocity", {m.nv}}};
+  }
 
   CartpoleEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

@@ -22,6 +22,9 @@ std::vector<ConfigField> common_fields(const DmcTask& t) {
       {"frame_skip", int64_t{1},
        "Action repeat: each step applies the action this many control steps, rewards summed (stops where "
        "the episode ends)."},
+      {"flatten", false,
+       "One float64 Box of every observation key's values, in dm_control's key order (what Shimmy's "
+       "users and SB3 get); default a Dict of the keys, as dm_control's observation dict."},
       {"random", int64_t{-1},
        "dm_control's task_kwargs['random']: env i's RandomState seed is random + i, in place of the pool's "
        "seed (-1: the pool's seeds)."},
@@ -30,7 +33,9 @@ std::vector<ConfigField> common_fields(const DmcTask& t) {
 
 Params read_params(const DmcTask& t, const Config& c) {
   Params p;
+  p.task = t;
   p.model = task_model(t.domain, t.task);
+  p.flatten = c.flag("flatten");
   const int64_t n_sub_steps = c.integer("n_sub_steps");
   if (n_sub_steps < 1 || n_sub_steps > 1000000)
     throw std::invalid_argument("n_sub_steps must be in [1, 1000000], got " + std::to_string(n_sub_steps));
@@ -49,9 +54,18 @@ Params read_params(const DmcTask& t, const Config& c) {
   return p;
 }
 
-Spaces dmc_spaces(const mjModel& m, int64_t obs_size) {
+Spaces dmc_spaces(const Params& p, const ObsLeaves& leaves) {
+  const mjModel& m = *p.model.model;
   Spaces s;
-  s.observation = SpaceSpec::box(DType::kFloat64, {obs_size}, {-kInf}, {kInf});
+  if (p.flatten) {
+    int64_t size = 0;
+    for (const ObsLeaf& leaf : leaves) size += leaf.count();
+    s.observation = SpaceSpec::box(DType::kFloat64, {size}, {-kInf}, {kInf});
+  } else {
+    std::vector<std::pair<std::string, SpaceSpec>> items;
+    for (const ObsLeaf& leaf : leaves) items.emplace_back(leaf.name, SpaceSpec::box(DType::kFloat64, leaf.shape, {-kInf}, {kInf}));
+    s.observation = SpaceSpec::dict(std::move(items));
+  }
   std::vector<double> low(static_cast<size_t>(m.nu), -mjMAXVAL), high(static_cast<size_t>(m.nu), mjMAXVAL);
   for (int i = 0; i < m.nu; ++i) {
     if (!m.actuator_ctrllimited[i]) continue;
@@ -74,6 +88,16 @@ DmcEnv::DmcEnv(const Params& p, int env_id)
   d_ = mj_makeData(m_);
   if (!d_) throw std::runtime_error("mj_makeData failed");
   warnings_before_.resize(mjNWARNING);
+}
+
+void DmcEnv::set_observation_layout(const ObsLeaves& leaves, bool flatten) {
+  leaf_counts_.clear();
+  for (const ObsLeaf& leaf : leaves) leaf_counts_.push_back(leaf.count());
+  if (flatten) {
+    int64_t size = 0;
+    for (const int64_t c : leaf_counts_) size += c;
+    leaf_counts_.assign(1, size);
+  }
 }
 
 DmcEnv::~DmcEnv() {

@@ -18,8 +18,10 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,15 +45,57 @@ struct DmcTask {
   int n_sub_steps = 1;
 };
 
-// Writes consecutive float64 values into the flat observation (dm_control's keys in order).
-struct ObsWriter {
-  double* p;
-  explicit ObsWriter(void* dst) : p(static_cast<double*>(dst)) {}
-  void put(const double* src, size_t n) {
-    std::memcpy(p, src, n * sizeof(double));
-    p += n;
+// One key of a task's observation dict (Task.get_observation): its name and shape, float64.
+struct ObsLeaf {
+  std::string name;
+  std::vector<int64_t> shape;  // {} for a scalar (np.asarray of one value)
+  int64_t count() const {
+    int64_t c = 1;
+    for (const int64_t d : shape) c *= d;
+    return c;
   }
-  void put(double v) { *p++ = v; }
+};
+using ObsLeaves = std::vector<ObsLeaf>;
+
+// Writes consecutive float64 values into the observation's leaves, moving to the next leaf where
+// one is full: a task writes its keys in dm_control's order without knowing whether they land in
+// a Dict's leaves or in one flattened Box (flatten=True).
+class ObsWriter {
+ public:
+  // leaves[i]: leaf i's row, counts[i] values.
+  ObsWriter(void* const* leaves, const int64_t* counts, size_t n) : leaves_(leaves), counts_(counts), n_(n) {}
+  void put(double v) {
+    if (p_ == end_) next_leaf();
+    *p_++ = v;
+  }
+  void put(const double* src, size_t n) {
+    while (n > 0) {
+      if (p_ == end_) next_leaf();
+      const size_t k = std::min(n, static_cast<size_t>(end_ - p_));
+      std::memcpy(p_, src, k * sizeof(double));
+      p_ += k;
+      src += k;
+      n -= k;
+    }
+  }
+  // After the task's last value: every leaf must be full (a declaration that disagrees with what
+  // observe() writes is a bug, reported rather than left as garbage).
+  void finish() const {
+    if (p_ != end_ || (n_ > 0 && leaf_ + 1 != n_)) throw std::logic_error("dm_control task wrote a short observation");
+  }
+
+ private:
+  void next_leaf() {
+    if (++leaf_ >= n_) throw std::logic_error("dm_control task wrote past its observation");
+    p_ = static_cast<double*>(leaves_[leaf_]);
+    end_ = p_ + counts_[leaf_];
+  }
+  void* const* leaves_;
+  const int64_t* counts_;
+  size_t n_;
+  size_t leaf_ = static_cast<size_t>(-1);
+  double* p_ = nullptr;
+  double* end_ = nullptr;
 };
 
 // The config fields every suite task has, with the task's defaults.
@@ -59,7 +103,9 @@ std::vector<ConfigField> common_fields(const DmcTask& t);
 
 // The settings of one pool, read from its config.
 struct Params {
+  DmcTask task;
   TaskModel model;
+  bool flatten = false;  // one Box of every key's values, in dm_control's order; else a Dict
   int n_sub_steps = 1;
   int frame_skip = 1;
   double step_limit = kInf;  // control.Environment._step_limit
@@ -78,10 +124,16 @@ class DmcEnv : public Env {
   void seed_from_os() override;
   void reset() final;
   StepResult step(const void* action) final;
-  void write_obs(void* dst) const final {
-    ObsWriter w(dst);
+  // The task's keys into a Dict's leaves, or into one Box (flatten).
+  void write_obs_leaves(void* const* dst) const final {
+    ObsWriter w(dst, leaf_counts_.data(), leaf_counts_.size());
     observe(w);
+    w.finish();
   }
+  void write_obs(void* dst) const final { write_obs_leaves(&dst); }
+  // The observation's layout: the task's keys (E::observation), one leaf each or one flattened
+  // leaf (TaskTraits sets it after construction).
+  void set_observation_layout(const ObsLeaves& leaves, bool flatten);
 
  protected:
   // Task.initialize_episode (inside reset_context: after mj_resetData and a forward).
@@ -147,28 +199,34 @@ class DmcEnv : public Env {
   double step_limit_;
   int64_t step_count_ = 0;
   std::vector<int> warnings_before_;
+  std::vector<int64_t> leaf_counts_;  // values per observation leaf (one leaf when flattened)
 };
 
-// A shorthand for a task's flat Box spaces: observation float64 of `obs_size`, action float64
-// from the actuators' ctrlrange (dm_control's action_spec; -inf/inf where not ctrllimited).
-Spaces dmc_spaces(const mjModel& m, int64_t obs_size);
+// A task's spaces: the observation a Dict of its keys (float64 Boxes, unbounded, in dm_control's
+// order) or, flattened, one Box of them all; the action float64 from the actuators' ctrlrange
+// (dm_control's action_spec; +-mjMAXVAL where not ctrllimited).
+Spaces dmc_spaces(const Params& p, const ObsLeaves& leaves);
 
 }  // namespace envhive::dmc
 
 namespace envhive {
 
-// A suite task class E declares obs_size(model) and a constructor E(Params, env_id, DmcTask); the
-// family adds the common kwargs and loads the model once.
+// A suite task class E declares its observation keys, observation(model, params), and a
+// constructor E(Params, env_id, DmcTask); the family adds the common kwargs, loads the model once
+// and lays the keys out as a Dict or one Box.
 template <class E>
   requires std::derived_from<E, dmc::DmcEnv>
 struct TaskTraits<E> {
   static std::vector<ConfigField> config(const dmc::DmcTask& t) { return dmc::common_fields(t); }
   static Spaces spaces(const Config& c, const dmc::DmcTask& t) {
     const dmc::Params p = dmc::read_params(t, c);
-    return dmc::dmc_spaces(*p.model.model, E::obs_size(*p.model.model, t));
+    return dmc::dmc_spaces(p, E::observation(*p.model.model, p));
   }
   static std::unique_ptr<Env> make(const Config& c, int env_id, const dmc::DmcTask& t) {
-    return std::make_unique<E>(dmc::read_params(t, c), env_id, t);
+    const dmc::Params p = dmc::read_params(t, c);
+    auto env = std::make_unique<E>(p, env_id, t);
+    env->set_observation_layout(E::observation(*p.model.model, p), p.flatten);
+    return env;
   }
 };
 

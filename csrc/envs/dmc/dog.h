@@ -11,7 +11,7 @@ namespace envhive::dmc {
 
 class DogEnv final : public DogBody {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return common_obs_size(m); }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return common_observation(m); }
 
   DogEnv(const Params& p, int env_id, const DmcTask& t)
       : DogBody(p, env_id),

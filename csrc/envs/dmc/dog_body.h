@@ -14,12 +14,13 @@ namespace envhive::dmc {
 
 class DogBody : public DmcEnv {
  public:
-  // joint_angles, joint_velocites, torso_pelvis_height, z_projection, torso_com_velocity,
-  // inertial_sensors, foot_forces, touch_sensors, actuator_state.
-  static int64_t common_obs_size(const mjModel& m) {
+  // Stand.get_observation_components.
+  static ObsLeaves common_observation(const mjModel& m) {
     int64_t hinges = 0;
     for (int j = 0; j < m.njnt; ++j) hinges += m.jnt_type[j] == mjJNT_HINGE;
-    return 2 * hinges + 2 + 9 + 3 + 9 + 12 + 4 + m.na;
+    return {{"joint_angles", {hinges}},     {"joint_velocites", {hinges}}, {"torso_pelvis_height", {2}},
+            {"z_projection", {9}},          {"torso_com_velocity", {3}},   {"inertial_sensors", {9}},
+            {"foot_forces", {12}},          {"touch_sensors", {4}},        {"actuator_state", {m.na}}};
   }
 
  protected:

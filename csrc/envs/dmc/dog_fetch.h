@@ -10,7 +10,12 @@ namespace envhive::dmc {
 
 class DogFetchEnv final : public DogBody {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return common_obs_size(m) + 6 + 3; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    ObsLeaves leaves = common_observation(m);
+    leaves.push_back({"ball_state", {6}});
+    leaves.push_back({"target_position", {3}});
+    return leaves;
+  }
 
   DogFetchEnv(const Params& p, int env_id, const DmcTask&)
       : DogBody(p, env_id),

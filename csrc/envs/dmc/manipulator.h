@@ -13,7 +13,10 @@ namespace envhive::dmc {
 
 class ManipulatorEnv final : public PlanarArmEnv {
  public:
-  static int64_t obs_size(const mjModel&, const DmcTask&) { return 16 + 8 + 5 + 4 + 4 + 3 + 4; }
+  static ObsLeaves observation(const mjModel&, const Params&) {
+    return {{"arm_pos", {kArmJoints, 2}}, {"arm_vel", {kArmJoints}}, {"touch", {5}},     {"hand_pos", {4}},
+            {"object_pos", {4}},          {"object_vel", {3}},       {"target_pos", {4}}};
+  }
 
   ManipulatorEnv(const Params& p, int env_id, const DmcTask& t)
       : PlanarArmEnv(p, env_id),

@@ -8,7 +8,7 @@ namespace envhive::dmc {
 
 class QuadrupedMoveEnv final : public QuadrupedBody {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return common_obs_size(m); }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return common_observation(m); }
 
   QuadrupedMoveEnv(const Params& p, int env_id, const DmcTask& t)
       : QuadrupedBody(p, env_id), desired_speed_(t.task == "run" ? 5 : 0.5) {}

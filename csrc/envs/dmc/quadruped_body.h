@@ -13,15 +13,19 @@ namespace envhive::dmc {
 
 class QuadrupedBody : public DmcEnv {
  public:
-  // egocentric_state, torso_velocity, torso_upright, imu, force_torque.
-  static int64_t common_obs_size(const mjModel& m) {
+  // _common_observations: egocentric_state, torso_velocity, torso_upright, imu, force_torque.
+  static ObsLeaves common_observation(const mjModel& m) {
     int64_t hinges = 0, imu = 0, force_torque = 0;
     for (int j = 0; j < m.njnt; ++j) hinges += m.jnt_type[j] == mjJNT_HINGE;
     for (int s = 0; s < m.nsensor; ++s) {
       if (m.sensor_type[s] == mjSENS_GYRO || m.sensor_type[s] == mjSENS_ACCELEROMETER) imu += m.sensor_dim[s];
       if (m.sensor_type[s] == mjSENS_FORCE || m.sensor_type[s] == mjSENS_TORQUE) force_torque += m.sensor_dim[s];
     }
-    return 2 * hinges + m.na + 3 + 1 + imu + force_torque;
+    return {{"egocentric_state", {2 * hinges + m.na}},
+            {"torso_velocity", {3}},
+            {"torso_upright", {}},
+            {"imu", {imu}},
+            {"force_torque", {force_torque}}};
   }
 
  protected:

@@ -45,10 +45,13 @@ inline std::vector<float> escape_terrain(RandomState& random, int64_t res, doubl
 
 class QuadrupedEscapeEnv final : public QuadrupedBody {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) {
+  static ObsLeaves observation(const mjModel& m, const Params&) {
     int64_t rangefinders = 0;
     for (int s = 0; s < m.nsensor; ++s) rangefinders += m.sensor_type[s] == mjSENS_RANGEFINDER ? m.sensor_dim[s] : 0;
-    return common_obs_size(m) + 3 + rangefinders;
+    ObsLeaves leaves = common_observation(m);
+    leaves.push_back({"origin", {3}});
+    leaves.push_back({"rangefinder", {rangefinders}});
+    return leaves;
   }
 
   QuadrupedEscapeEnv(const Params& p, int env_id, const DmcTask&)

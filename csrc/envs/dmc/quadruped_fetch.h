@@ -10,7 +10,12 @@ namespace envhive::dmc {
 
 class QuadrupedFetchEnv final : public QuadrupedBody {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return common_obs_size(m) + 9 + 3; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    ObsLeaves leaves = common_observation(m);
+    leaves.push_back({"ball_state", {9}});
+    leaves.push_back({"target_position", {3}});
+    return leaves;
+  }
 
   QuadrupedFetchEnv(const Params& p, int env_id, const DmcTask&)
       : QuadrupedBody(p, env_id),

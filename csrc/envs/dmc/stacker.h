@@ -10,9 +10,10 @@ namespace envhive::dmc {
 
 class StackerEnv final : public PlanarArmEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask& t) {
-    const int64_t boxes = n_boxes(t);
-    return 16 + 8 + m.nsensordata + 4 + 4 * boxes + 3 * boxes + 2;
+  static ObsLeaves observation(const mjModel& m, const Params& p) {
+    const int64_t boxes = n_boxes(p.task);
+    return {{"arm_pos", {kArmJoints, 2}}, {"arm_vel", {kArmJoints}},  {"touch", {m.nsensordata}}, {"hand_pos", {4}},
+            {"box_pos", {boxes, 4}},      {"box_vel", {3 * boxes}}, {"target_pos", {2}}};
   }
 
   StackerEnv(const Params& p, int env_id, const DmcTask& t)
