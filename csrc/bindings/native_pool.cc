@@ -383,6 +383,14 @@ void bind_native_pool(nb::module_& m) {
       PyErr_SetString(type.is_valid() ? type.ptr() : PyExc_RuntimeError, e.what());
     } catch (const CallTypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const RenderUnavailableError& e) {  // a pool of frame observations cannot be made
+      const nb::object& type = error_types().render_error;
+      if (!type.is_valid()) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+        return;
+      }
+      nb::object err = type(e.what(), -1, nb::list());  // env_id -1, no env ids: no env was made
+      PyErr_SetObject(type.ptr(), err.ptr());
     }
   });
 

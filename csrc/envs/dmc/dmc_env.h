@@ -14,6 +14,14 @@
 //    is LAST with discount 1 (a truncation here), or earlier when the task terminates (discount 0).
 // frame_skip repeats an action (rewards summed, stopping where the episode ends: DrQ's
 // ActionRepeat). A physics warning raised while stepping (dm_control's PhysicsError) throws.
+//
+// Frames are dm_control's Physics.render(height, width, camera_id): a fresh MjvCamera (fixed, or
+// the free camera with mjv_defaultFreeCamera), dm_control's MjvOption (rangefinders hidden), a
+// scene of max(1000, _estimate_max_renderable_geoms) geoms, drawn as stepped (no forward first) by
+// the MuJoCo family's SceneRenderer into the model's offscreen buffer. from_pixels makes them the
+// observation (dm_control's pixels.Wrapper, with DrQ's frame stack): the frame after each reset and
+// each step is drawn by the thread that stepped the env, with that thread's GL context
+// (thread_render_slot, core/render.h); render() draws the same camera on the pool's render slots.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -27,6 +35,7 @@
 #include <vector>
 
 #include "../../core/random_state.h"
+#include "../../core/render.h"
 #include "../../core/task.h"
 #include "../mujoco/mujoco_env.h"
 #include "linalg.h"
@@ -110,6 +119,17 @@ struct Params {
   int frame_skip = 1;
   double step_limit = kInf;  // control.Environment._step_limit
   int64_t random = -1;       // task_kwargs["random"]: env i seeds random + i; -1: the pool's seeds
+  // The camera of frames: pixel observations and render() (Physics.render's arguments).
+  int height = 84, width = 84, camera_id = 0;
+  // from_pixels: the frame is an observation key, "pixels" (after the task's keys unless
+  // pixels_only), of frame_stack frames stacked along the channels, oldest first: (H, W, 3k), or
+  // (3k, H, W) channel-first.
+  bool from_pixels = false, pixels_only = true, channels_first = false;
+  int frame_stack = 1;
+  std::vector<int64_t> pixels_shape() const {
+    const int64_t c = 3 * int64_t{frame_stack};
+    return channels_first ? std::vector<int64_t>{c, height, width} : std::vector<int64_t>{height, width, c};
+  }
 };
 Params read_params(const DmcTask& t, const Config& c);
 
@@ -124,13 +144,18 @@ class DmcEnv : public Env {
   void seed_from_os() override;
   void reset() final;
   StepResult step(const void* action) final;
-  // The task's keys into a Dict's leaves, or into one Box (flatten).
+  // The task's keys into a Dict's leaves, or into one Box (flatten); then the frames (from_pixels).
   void write_obs_leaves(void* const* dst) const final {
-    ObsWriter w(dst, leaf_counts_.data(), leaf_counts_.size());
-    observe(w);
-    w.finish();
+    if (!pixels_only_) {
+      ObsWriter w(dst, leaf_counts_.data(), leaf_counts_.size());
+      observe(w);
+      w.finish();
+    }
+    if (from_pixels_) write_pixels(static_cast<uint8_t*>(dst[pixels_only_ ? 0 : leaf_counts_.size()]));
   }
   void write_obs(void* dst) const final { write_obs_leaves(&dst); }
+  // The frame of the current state (render_mode="rgb_array"), on the pool's render slot.
+  void render(uint8_t* rgb, RenderSlot& slot) override { draw(rgb, slot); }
   // The observation's layout: the task's keys (E::observation), one leaf each or one flattened
   // leaf (TaskTraits sets it after construction).
   void set_observation_layout(const ObsLeaves& leaves, bool flatten);
@@ -184,9 +209,22 @@ class DmcEnv : public Env {
   // raised meanwhile throws (Physics.check_invalid_state).
   void physics_step(int n);
 
+  // The model every env of the task shares (an env's own copy has the same visuals).
+  const mjModel* shared_model() const { return shared_.get(); }
+  // Before each frame, with `renderer` current: a task whose copy of the model changes what the GPU
+  // holds uploads it (quadruped escape's terrain).
+  virtual void before_draw(mujoco::SceneRenderer& /*renderer*/, const mujoco::SceneOptions& /*scene*/) {}
+
  private:
   // Physics.check_invalid_state: a MuJoCo warning raised since warnings_before_ throws.
   void check_warnings() const;
+  // Physics.render(height, width, camera_id) into `rgb` with the renderer of `slot`.
+  void draw(uint8_t* rgb, RenderSlot& slot);
+  // A new frame of the stack, drawn on this thread (thread_render_slot); after a reset every frame
+  // of the stack is the first one (DrQ's FrameStack).
+  void capture_frame(bool first);
+  // The stack, oldest first, in the pixels leaf's layout.
+  void write_pixels(uint8_t* dst) const;
 
   ModelPtr shared_;
   mjModel* own_ = nullptr;   // this env's copy, when a task edits its model (fish's target)
@@ -200,11 +238,19 @@ class DmcEnv : public Env {
   int64_t step_count_ = 0;
   std::vector<int> warnings_before_;
   std::vector<int64_t> leaf_counts_;  // values per observation leaf (one leaf when flattened)
+  int height_, width_, camera_id_;
+  bool from_pixels_, pixels_only_, channels_first_;
+  int frame_stack_;
+  std::vector<uint8_t> frames_;  // frame_stack frames of height x width x 3 (from_pixels)
+  int newest_ = 0;               // the newest frame's index in frames_
+  mjvOption option_;             // dm_control's MjvOption
+  int max_geom_;                 // dm_control's MjvScene size for this model
 };
 
 // A task's spaces: the observation a Dict of its keys (float64 Boxes, unbounded, in dm_control's
-// order) or, flattened, one Box of them all; the action float64 from the actuators' ctrlrange
-// (dm_control's action_spec; +-mjMAXVAL where not ctrllimited).
+// order) or, flattened, one Box of them all, and the pixels key (from_pixels); the action float64
+// from the actuators' ctrlrange (dm_control's action_spec; +-mjMAXVAL where not ctrllimited); the
+// frames render() draws.
 Spaces dmc_spaces(const Params& p, const ObsLeaves& leaves);
 
 }  // namespace envhive::dmc

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 
@@ -69,6 +70,7 @@ class QuadrupedEscapeEnv final : public QuadrupedBody {
     const int res = m->hfield_nrow[kHeightfield];
     const std::vector<float> terrain = escape_terrain(random(), res, m->hfield_size[4 * kHeightfield]);
     std::copy(terrain.begin(), terrain.end(), m->hfield_data + m->hfield_adr[kHeightfield]);
+    terrain_ = next_terrain_.fetch_add(1, std::memory_order_relaxed);
     double orientation[4];
     random_orientation(orientation);
     find_non_contacting_height(orientation);
@@ -85,6 +87,11 @@ class QuadrupedEscapeEnv final : public QuadrupedBody {
         const double r = d_->sensordata[m_->sensor_adr[s] + k];
         w.put(r == -1.0 ? 1.0 : std::tanh(r));
       }
+  }
+
+  // The episode's terrain on the GPU (dm_control re-uploads it with mjr_uploadHField every reset).
+  void before_draw(mujoco::SceneRenderer& renderer, const mujoco::SceneOptions& scene) override {
+    renderer.upload_hfield(shared_model(), m_, kHeightfield, terrain_, scene);
   }
 
   double reward() const override {
@@ -104,8 +111,13 @@ class QuadrupedEscapeEnv final : public QuadrupedBody {
   // np.cos(np.deg2rad(20)): deg2rad is x * (pi / 180); numpy's float64 cos is libm's.
   static inline const double kUprightCos20 = std::cos(20 * (npcompat::kPi / 180.0));
 
+  // Every episode's terrain gets a number unique in the process: a renderer shared by many envs
+  // knows which one it holds.
+  static inline std::atomic<uint64_t> next_terrain_{1};
+
   int workspace_;
   std::vector<int> rangefinders_;
+  uint64_t terrain_ = 0;
 };
 
 }  // namespace envhive::dmc
