@@ -101,8 +101,8 @@ def envpool_id(domain: str, task: str) -> str:
     return f"{camel(domain)}{camel(task)}-v1"
 
 
-def _dm_env(domain: str, task: str, seed: int, time_limit: float | None = None):
-    kwargs: dict = {"random": seed}
+def _dm_env(domain: str, task: str, seed: int, time_limit: float | None = None, **task_kwargs: object):
+    kwargs: dict = {"random": seed, **task_kwargs}
     if time_limit is not None:
         kwargs["time_limit"] = time_limit
     return suite.load(domain, task, task_kwargs=kwargs)

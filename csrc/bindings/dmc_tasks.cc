@@ -19,9 +19,11 @@ namespace nb = nanobind;
 namespace envhive {
 
 namespace {
-dmc::ModelFiles model_files(const std::string& domain, const std::string& task) {
+dmc::ModelFiles model_files(const std::string& domain, const std::string& task, const dmc::ModelKwargs& kwargs) {
   nb::gil_scoped_acquire gil;
-  nb::object files = nb::module_::import_("envhive.dmc_assets").attr("model_files")(domain, task);
+  nb::dict py_kwargs;
+  for (const auto& [name, value] : kwargs) py_kwargs[name.c_str()] = value;
+  nb::object files = nb::module_::import_("envhive.dmc_assets").attr("model_files")(domain, task, py_kwargs);
   dmc::ModelFiles out;
   out.xml = nb::cast<std::string>(files[0]);
   for (nb::handle item : nb::cast<nb::dict>(files[1]).items()) {

@@ -32,8 +32,18 @@ mjvOption dm_control_option() {
 }
 }  // namespace
 
+ConfigField fully_observable_field() {
+  return {"fully_observable", true,
+          "dm_control's fully_observable: observe the hand, the objects and the target; False: the arm's "
+          "joints and touch sensors only (to pair with pixels)."};
+}
+ConfigField num_poles_field(int64_t default_poles) {
+  return {"num_poles", default_poles, "dm_control's num_poles: poles chained on the cart (the model is rebuilt)."};
+}
+ConfigField sparse_field() { return {"sparse", false, "dm_control's sparse: reward 1 inside the bounds, else 0."}; }
+
 std::vector<ConfigField> common_fields(const DmcTask& t) {
-  return {
+  std::vector<ConfigField> fields = {
       {"time_limit", t.time_limit,
        "Episode length in seconds of physics time (dm_control's time_limit; inf: none). The episode ends "
        "truncated (discount 1) after ceil(time_limit / control timestep) steps."},
@@ -61,12 +71,26 @@ std::vector<ConfigField> common_fields(const DmcTask& t) {
        "first frame repeated)."},
       {"channels_first", false, "from_pixels: frames as (3 * frame_stack, H, W) instead of (H, W, 3 * frame_stack)."},
   };
+  fields.insert(fields.end(), t.kwargs.begin(), t.kwargs.end());
+  return fields;
 }
 
 Params read_params(const DmcTask& t, const Config& c) {
   Params p;
   p.task = t;
-  p.model = task_model(t.domain, t.task);
+  const auto declared = [&c](const char* name) { return c.values().count(name) != 0; };
+  if (declared("fully_observable")) p.fully_observable = c.flag("fully_observable");
+  if (declared("sparse")) p.sparse = c.flag("sparse");
+  ModelKwargs model_kwargs;
+  if (declared("num_poles")) {
+    constexpr int64_t kMaxPoles = 50;
+    p.num_poles = c.integer("num_poles");
+    if (p.num_poles < 1 || p.num_poles > kMaxPoles)
+      throw std::invalid_argument("num_poles must be in [1, " + std::to_string(kMaxPoles) + "], got " +
+                                  std::to_string(p.num_poles));
+    model_kwargs.emplace_back("num_poles", p.num_poles);
+  }
+  p.model = task_model(t.domain, t.task, model_kwargs);
   p.flatten = c.flag("flatten");
   const int64_t n_sub_steps = c.integer("n_sub_steps");
   if (n_sub_steps < 1 || n_sub_steps > 1000000)

@@ -52,7 +52,15 @@ struct DmcTask {
   // Physics steps per control step: control_timestep / model timestep for the tasks that pass a
   // control_timestep, else 1 (tests/test_dmc_alignment.py checks each against dm_control).
   int n_sub_steps = 1;
+  // The task constructor's own kwargs, where the suite has them (manipulator's and stacker's
+  // fully_observable, three_poles' num_poles and sparse), with the suite's defaults.
+  std::vector<ConfigField> kwargs = {};
 };
+
+// The declarations of those kwargs.
+ConfigField fully_observable_field();
+ConfigField num_poles_field(int64_t default_poles);
+ConfigField sparse_field();
 
 // One key of a task's observation dict (Task.get_observation): its name and shape, float64.
 struct ObsLeaf {
@@ -126,6 +134,10 @@ struct Params {
   // (3k, H, W) channel-first.
   bool from_pixels = false, pixels_only = true, channels_first = false;
   int frame_stack = 1;
+  // The task's own kwargs (DmcTask::kwargs; the suite's defaults where a task has none).
+  bool fully_observable = true;
+  bool sparse = false;
+  int64_t num_poles = 0;  // 0: the model the task's constructor builds by default
   std::vector<int64_t> pixels_shape() const {
     const int64_t c = 3 * int64_t{frame_stack};
     return channels_first ? std::vector<int64_t>{c, height, width} : std::vector<int64_t>{height, width, c};
