@@ -8,6 +8,12 @@ from pathlib import Path
 
 import pytest
 
+# Gymnasium's MuJoCo renderer and dm_control pick their GL platform from MUJOCO_GL (dm_control when
+# it is imported; quadruped escape makes a rendering context in every reset); unset means GLFW,
+# which needs a display. The headless one envhive uses by default: EGL.
+if os.environ.get("MUJOCO_GL") not in ("egl", "osmesa"):
+    os.environ["MUJOCO_GL"] = "egl"
+
 # RLlib (ray[rllib] 2.60) pins gymnasium 1.2.2, so it lives in a venv of its own: `make test` runs
 # its tests and envhive.ray's there (.venv-rllib) and the rest of the suite in both venvs.
 # Every test module of envhive.ray is test_ray_*.py (they import ray at the top).

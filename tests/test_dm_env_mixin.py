@@ -37,3 +37,15 @@ class HalfCheetahSingleDmEnvTest(test_utils.EnvironmentTestMixin, absltest.TestC
         rng = np.random.default_rng(0)
         for _ in range(50):
             yield rng.uniform(-1.0, 1.0, size=(6,)).astype(np.float32)
+
+
+class WalkerWalkSingleDmEnvTest(test_utils.EnvironmentTestMixin, absltest.TestCase):
+    """A DeepMind Control Suite task: a dict of named arrays per observation (dm_control's keys)."""
+
+    def make_object_under_test(self) -> HiveSingleDmEnv:
+        return HiveSingleDmEnv("WalkerWalk-v1", time_limit=0.5, seed=0)  # 20-step episodes
+
+    def make_action_sequence(self):
+        rng = np.random.default_rng(0)
+        for _ in range(50):
+            yield rng.uniform(-1.0, 1.0, size=(6,))

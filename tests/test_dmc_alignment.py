@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import envhive
-from envhive.registry import task_info
+from envhive.registry import make_spec, task_info
 
 suite = pytest.importorskip("dm_control.suite")
 
@@ -72,6 +72,13 @@ TASKS = [
     ("stacker", "stack_4"),
     ("quadruped", "walk"),
     ("quadruped", "run"),
+    ("quadruped", "escape"),
+    ("quadruped", "fetch"),
+    ("dog", "stand"),
+    ("dog", "walk"),
+    ("dog", "trot"),
+    ("dog", "run"),
+    ("dog", "fetch"),
 ]
 # Observation leaves computed by numpy ufuncs that differ from libm in the last bits (see above).
 INEXACT_LEAVES = {
@@ -80,6 +87,7 @@ INEXACT_LEAVES = {
     ("manipulator", "touch"),
     ("stacker", "touch"),
     ("quadruped", "force_torque"),
+    ("quadruped", "rangefinder"),
 }
 REWARD_RTOL = 1e-13
 STEPS = 60  # about two and a half episodes of EPISODE_STEPS
@@ -93,8 +101,8 @@ def envpool_id(domain: str, task: str) -> str:
     return f"{camel(domain)}{camel(task)}-v1"
 
 
-def _dm_env(domain: str, task: str, seed: int, time_limit: float | None = None):
-    kwargs: dict = {"random": seed}
+def _dm_env(domain: str, task: str, seed: int, time_limit: float | None = None, **task_kwargs: object):
+    kwargs: dict = {"random": seed, **task_kwargs}
     if time_limit is not None:
         kwargs["time_limit"] = time_limit
     return suite.load(domain, task, task_kwargs=kwargs)
@@ -116,12 +124,23 @@ def _actions(spec, n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.uniform(low - 0.1, high + 0.1, size=(n, *spec.shape))
 
 
-def _assert_obs(domain: str, ours: np.ndarray, ref: collections.OrderedDict, where: str) -> None:
-    flat = _flat(ref)
-    exact = _leaf_mask(domain, ref)
-    assert ours.shape == flat.shape, where
-    np.testing.assert_array_equal(ours[exact], flat[exact], err_msg=where)
-    np.testing.assert_allclose(ours[~exact], flat[~exact], rtol=1e-13, atol=0, err_msg=where)
+def _assert_obs(domain: str, ours: dict | np.ndarray, i: int, ref: collections.OrderedDict, where: str) -> None:
+    """Env i's observation of a batch `ours` against dm_control's: a Dict observation key by key (in
+    dm_control's order, each leaf's shape and dtype), a flattened one (flatten=True) in key order."""
+    if isinstance(ours, dict):
+        assert list(ours) == list(ref), where
+        for key, value in ref.items():
+            got, expected = ours[key][i], np.asarray(value)
+            assert got.shape == expected.shape and got.dtype == expected.dtype, f"{where} {key}"
+            if (domain, key) in INEXACT_LEAVES:
+                np.testing.assert_allclose(got, expected, rtol=1e-13, atol=0, err_msg=f"{where} {key}")
+            else:
+                np.testing.assert_array_equal(got, expected, err_msg=f"{where} {key}")
+        return
+    flat, exact = _flat(ref), _leaf_mask(domain, ref)
+    assert ours[i].shape == flat.shape, where
+    np.testing.assert_array_equal(ours[i][exact], flat[exact], err_msg=where)
+    np.testing.assert_allclose(ours[i][~exact], flat[~exact], rtol=1e-13, atol=0, err_msg=where)
 
 
 @pytest.mark.parametrize(("domain", "task"), TASKS, ids=[f"{d}-{t}" for d, t in TASKS])
@@ -136,7 +155,7 @@ def test_lockstep_with_dm_control(domain: str, task: str) -> None:
     np.testing.assert_array_equal(env.single_action_space.high, refs[0].action_spec().maximum)
     obs, _ = env.reset()
     for i, ref in enumerate(refs):
-        _assert_obs(domain, obs[i], ref.reset().observation, f"reset env {i}")
+        _assert_obs(domain, obs, i, ref.reset().observation, f"reset env {i}")
     rng = np.random.default_rng(0)
     ended = [False] * num_envs
     episodes_ended = 0
@@ -146,7 +165,7 @@ def test_lockstep_with_dm_control(domain: str, task: str) -> None:
         for i, ref in enumerate(refs):
             ts = ref.step(actions[i])
             where = f"step {t} env {i}"
-            _assert_obs(domain, obs[i], ts.observation, where)
+            _assert_obs(domain, obs, i, ts.observation, where)
             if ended[i]:  # next_step autoreset: this step was a reset
                 assert ts.first(), where
                 assert reward[i] == 0.0 and not terminated[i] and not truncated[i], where
@@ -168,3 +187,9 @@ def test_defaults_equal_dm_control(domain: str, task: str) -> None:
     constructor = getattr(suite, domain).SUITE[task]
     assert defaults["time_limit"] == inspect.signature(constructor).parameters["time_limit"].default
     assert task_info(f"dm_control/{domain}-{task}-v0").defaults == defaults
+    # the Dict observation: dm_control's observation_spec (keys in its order, shapes, dtypes)
+    space = make_spec(envpool_id(domain, task)).observation_space
+    spec = ref.observation_spec()
+    assert list(space.spaces) == list(spec)
+    for key, leaf in spec.items():
+        assert space[key].shape == leaf.shape and space[key].dtype == leaf.dtype, key

@@ -337,3 +337,56 @@ def test_cleanrl_ppo_atari_envpool_env_code() -> None:
     assert len(games) >= 4 and all(length > 0 for _, length in games), games
     assert reward.dtype == np.float32 and info["terminated"].dtype == np.int32
     envs.close()
+
+
+def test_deepmind_control_as_envpool_has_it() -> None:
+    """EnvPool 1.2.5's DMC tasks (its ids are envhive's): Dict observations of dm_control's keys,
+    ``frame_skip`` as physics steps per control step, 1000-step episodes (lqr's too), ``task_name``,
+    ``obs:<key>`` state arrays, dm ``State`` fields named by the keys, float32 rewards."""
+    spec = envpool.make_spec("WalkerWalk-v1")
+    assert spec.config.frame_skip == 10 and spec.config.task_name == "walk" and spec.config.frame_stack == 1
+    assert spec.config.max_episode_steps == 1000
+    assert list(spec.observation_space.spaces) == ["orientations", "height", "velocity"]
+    assert [k for k in spec.state_array_spec if k.startswith("obs")] == [
+        "obs:orientations",
+        "obs:height",
+        "obs:velocity",
+    ]
+    assert envpool.make_spec("DogRun-v1").config.frame_skip == 3
+    env = envpool.make_gymnasium("WalkerWalk-v1", num_envs=2, frame_skip=5, max_episode_steps=20, seed=3)
+    assert env.spec.config.frame_skip == 5 and env.spec.task_spec.config["n_sub_steps"] == 5
+    obs, info = env.reset()
+    assert set(obs) == {"orientations", "height", "velocity"} and obs["height"].shape == (2,)
+    for t in range(20):
+        obs, reward, terminated, truncated, info = env.step(np.zeros((2, 6)))
+        assert reward.dtype == np.float32 and not terminated.any()
+        assert truncated.all() == (t == 19)
+    lqr = envpool.make_gymnasium("LqrLqr21-v1", num_envs=1)
+    assert lqr.spec.config.max_episode_steps == 1000 and lqr.spec.task_spec.max_episode_steps == 1000
+    dm = envpool.make_dm("CheetahRun-v1", num_envs=2)
+    ts = dm.reset()
+    assert ts.observation._fields == ("env_id", "players", "position", "velocity")
+    assert ts.observation.position.shape == (2, 8)
+    assert list(dm.observation_spec()._fields)[2:] == ["position", "velocity"]
+    ts = dm.step(np.zeros((2, 6)))
+    assert ts.reward.dtype == np.float32 and list(ts.step_type) == [1, 1]
+    with pytest.raises(envpool.EnvPoolArgumentError, match="task_name='walk' names another task"):
+        envpool.make_gymnasium("CheetahRun-v1", task_name="walk")
+    with pytest.raises(envpool.EnvPoolArgumentError, match="frame_stack=2"):
+        envpool.make_gymnasium("CheetahRun-v1", frame_stack=2)
+
+
+def test_deepmind_control_from_pixels_as_envpool_has_it() -> None:
+    """EnvPool's ``from_pixels``: one (3 * frame_stack, H, W) uint8 Box, 84 x 84 from the free camera
+    unless render_width / render_height / render_camera_id say otherwise; only DMC tasks have it."""
+    assert envpool.make_spec("CheetahRun-v1", from_pixels=True, frame_stack=3).observation_space == spaces.Box(
+        0, 255, (9, 84, 84), np.uint8
+    )
+    env = envpool.make_gymnasium(
+        "CheetahRun-v1", num_envs=2, from_pixels=True, render_width=40, render_height=32, render_camera_id=1
+    )
+    obs, _ = env.reset()
+    assert obs.shape == (2, 3, 32, 40) and obs.dtype == np.uint8
+    assert env.spec.task_spec.config["camera_id"] == 1
+    with pytest.raises(envpool.EnvPoolArgumentError, match="from_pixels observations are the DeepMind Control"):
+        envpool.make_gymnasium("Ant-v4", from_pixels=True)

@@ -59,6 +59,9 @@ LAYERS: dict[str, int] = {
 # Inside authoring, bottom up.
 AUTHORING = ["signatures", "declaration", "fingerprint", "compiler", "registration", "twin", "pyenv", "__init__"]
 
+DM_CONTROL_REFERENCE = (
+    "dm_control's reference (Gymnasium and dm_control) is imported only in its engine's worker process"
+)
 TRAINER_ENGINE = "a trainer (an optional extra) is imported only in its engine's worker process"
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
@@ -76,6 +79,14 @@ LAZY_ALLOWED = {
     ("envhive.bench.engines.ppo", "envhive.adapters.rl_games"): TRAINER_ENGINE,
     ("envhive.bench.engines.ppo", "envhive.adapters.torchrl"): TRAINER_ENGINE,
     ("envhive.bench.engines.ppo", "envhive.adapters.rllib"): TRAINER_ENGINE,
+    (
+        "envhive.bench.engines.reference",
+        "envhive.catalog",
+    ): "a measured engine is imported only in its own worker process",
+    **{
+        (f"envhive.bench.engines.{engine}", "envhive.bench.dm_control_env"): DM_CONTROL_REFERENCE
+        for engine in ("reference", "dmc", "hive")
+    },
 }
 
 

@@ -10,6 +10,8 @@
 
 #include "../core/random_state.h"
 #include "../envs/dmc/dmc.h"
+#include "../envs/dmc/quadruped_escape.h"
+#include "../envs/dmc/spline_zoom.h"
 #include "module_tasks.h"
 
 namespace nb = nanobind;
@@ -17,9 +19,11 @@ namespace nb = nanobind;
 namespace envhive {
 
 namespace {
-dmc::ModelFiles model_files(const std::string& domain, const std::string& task) {
+dmc::ModelFiles model_files(const std::string& domain, const std::string& task, const dmc::ModelKwargs& kwargs) {
   nb::gil_scoped_acquire gil;
-  nb::object files = nb::module_::import_("envhive.dmc_assets").attr("model_files")(domain, task);
+  nb::dict py_kwargs;
+  for (const auto& [name, value] : kwargs) py_kwargs[name.c_str()] = value;
+  nb::object files = nb::module_::import_("envhive.dmc_assets").attr("model_files")(domain, task, py_kwargs);
   dmc::ModelFiles out;
   out.xml = nb::cast<std::string>(files[0]);
   for (nb::handle item : nb::cast<nb::dict>(files[1]).items()) {
@@ -56,6 +60,23 @@ void bind_module_extras(nanobind::module_& m) {
         return out;
       },
       nb::arg("seed"), nb::arg("calls"));
+  // scipy.ndimage.zoom(a, zoom, order=3, mode='constant') of a rows x cols array (row-major values)
+  // to out_rows x out_cols, and quadruped escape's first terrain for a seed: tests/test_dmc.py
+  // compares them with scipy and dm_control.
+  m.def(
+      "_spline_zoom",
+      [](const std::vector<double>& values, int64_t rows, int64_t cols, int64_t out_rows, int64_t out_cols) {
+        return dmc::spline_zoom(values, rows, cols, out_rows, out_cols);
+      },
+      nb::arg("values"), nb::arg("rows"), nb::arg("cols"), nb::arg("out_rows"), nb::arg("out_cols"));
+  m.def(
+      "_escape_terrain",
+      [](uint32_t seed, int64_t res, double half_size) {
+        RandomState rs;
+        rs.seed(seed);
+        return dmc::escape_terrain(rs, res, half_size);
+      },
+      nb::arg("seed"), nb::arg("res"), nb::arg("half_size"));
 }
 
 }  // namespace envhive

@@ -63,12 +63,25 @@ void PoolRegistry::remove(uint64_t serial) {
   pools_.erase(serial);
 }
 
+namespace {
+// A seed the task's envs would refuse (TaskMeta::max_seed), before any env sees it.
+void check_seed(const std::string& task_id, uint64_t max_seed, int64_t env, uint64_t seed) {
+  if (seed > max_seed)
+    throw nb::value_error((task_id + " seeds must be in [0, " + std::to_string(max_seed) + "], got " +
+                           std::to_string(seed) + " for env " + std::to_string(env) +
+                           " (an int seed s seeds env i with s + i)")
+                              .c_str());
+}
+}  // namespace
+
 NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options,
                        std::vector<uint64_t> seeds) {
   const TaskDef* task = task_registry().find(task_id);
   if (!task) throw nb::key_error(("unknown task id '" + task_id + "'").c_str());
   const Config cfg = config_from_py(*task, config);
   task_id_ = task_id;
+  max_seed_ = task->meta.max_seed;
+  for (size_t i = 0; i < seeds.size(); ++i) check_seed(task_id_, max_seed_, static_cast<int64_t>(i), seeds[i]);
   {
     nb::gil_scoped_release release;  // building envs can take long (Atari: ~85 ms each)
     pool_ = std::make_unique<Pool>(*task, cfg, options, seeds);
@@ -228,6 +241,7 @@ void NativePool::send_unguarded(nb::handle actions, nb::handle env_id, bool part
 }
 
 void NativePool::queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, bool receive) {
+  for (auto [k, v] : seeds) check_seed(task_id_, max_seed_, nb::cast<int64_t>(k), nb::cast<uint64_t>(v));
   std::vector<int32_t> ids;
   std::vector<Command> cmds;
   const std::vector<bool> m = mask.is_none() ? std::vector<bool>{} : nb::cast<std::vector<bool>>(mask);
@@ -383,6 +397,14 @@ void bind_native_pool(nb::module_& m) {
       PyErr_SetString(type.is_valid() ? type.ptr() : PyExc_RuntimeError, e.what());
     } catch (const CallTypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const RenderUnavailableError& e) {  // a pool of frame observations cannot be made
+      const nb::object& type = error_types().render_error;
+      if (!type.is_valid()) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+        return;
+      }
+      nb::object err = type(e.what(), -1, nb::list());  // env_id -1, no env ids: no env was made
+      PyErr_SetObject(type.ptr(), err.ptr());
     }
   });
 

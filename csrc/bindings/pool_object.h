@@ -138,6 +138,7 @@ class NativePool {
 
   std::unique_ptr<Pool> pool_;
   std::string task_id_;
+  uint64_t max_seed_ = UINT64_MAX;  // TaskMeta::max_seed
   std::unique_ptr<CallFront> front_;
   std::unique_ptr<BatchViews> views_;
   std::unique_ptr<Frames> frames_;

@@ -18,6 +18,14 @@
 
 namespace envhive {
 
+// No frame can be drawn in this process: no GL platform library could be loaded (a renderer's
+// message names what to install). Wherever it reaches Python -- render(), or making a pool whose
+// observations are frames -- it is envhive.RenderError.
+class RenderUnavailableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // State a renderer keeps on one pool thread between frames and between render calls. begin() runs
 // before the first frame a thread draws in a render call and end() after its last (a GL renderer
 // makes its context current there, then gives the thread back whatever it had current).
@@ -68,6 +76,18 @@ class RenderSlot {
   std::unique_ptr<RenderState> state_;
   bool begun_ = false;
 };
+
+// The calling thread's own slot, for frames a task draws inside reset() / step() (observations that
+// are frames). Any thread may step an env -- a pool worker, the waiting caller, a guest of an XLA
+// call -- so each has its slot, made empty with the thread and freed when it exits (a pool's
+// workers at close(), with their GL contexts, on their own thread). Unlike the pool's slots
+// (Env::render), nothing ends it between calls: a task ends it after each frame, so the thread gets
+// back what it had current. What its state caches must live as long as the thread (a family's
+// models cached for the process, say), not only as long as one pool.
+inline RenderSlot& thread_render_slot() {
+  thread_local RenderSlot slot;
+  return slot;
+}
 
 // An RGBA image, rows top first, 4 bytes per pixel.
 struct RgbaImage {

@@ -39,6 +39,9 @@ struct TaskMeta {
   // Images the task's renderer draws: {name, PNG file}. The bindings read each once per process
   // before the first frame (RenderImages); a pool that never renders never reads them.
   std::vector<std::pair<std::string, std::string>> render_images = {};
+  // The largest seed the task's envs accept (Env::seed): the bindings refuse a larger one before
+  // any env sees it (dm_control's numpy RandomState takes seeds below 2**32).
+  uint64_t max_seed = UINT64_MAX;
 };
 
 // The declaration of the config field every task has (its doc is written once, here).

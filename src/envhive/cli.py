@@ -26,6 +26,7 @@ from envhive.bench import (
     parse_engines,
     with_alt_build,
 )
+from envhive.bench.harness import task_kwargs_json
 from envhive.bench.report import write_json
 from envhive.spaces import to_gym_space
 
@@ -110,7 +111,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.batch_size > args.num_envs:
         args.parser.error(f"--batch-size {args.batch_size} exceeds --num-envs {args.num_envs}")
     threads = min(args.threads or default_threads(), args.num_envs)
-    cases = [Case(task, args.num_envs, args.batch_size, threads) for task in args.tasks]
+    try:
+        kwargs = json.loads(args.kwargs) if args.kwargs else {}
+    except json.JSONDecodeError as exc:
+        args.parser.error(f"--kwargs must be a JSON object: {exc}")
+    if not isinstance(kwargs, dict):
+        args.parser.error(f"--kwargs must be a JSON object, got {args.kwargs}")
+    cases = [Case(task, args.num_envs, args.batch_size, threads, task_kwargs_json(kwargs)) for task in args.tasks]
     settings = Settings(
         seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, seed=args.seed, timeout=args.timeout
     )
@@ -225,6 +232,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"engines beside envhive, comma-separated (default {DEFAULT_COMPARE})",
     )
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--kwargs",
+        default="",
+        metavar="JSON",
+        help="the tasks' kwargs, a JSON object (e.g. '{\"from_pixels\": true}'); engines that cannot take them skip",
+    )
     p.add_argument(
         "--alt-python",
         metavar="PYTHON",

@@ -29,6 +29,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from envhive.backend import DmStepTypes
 from envhive.checks import autoreset_mode, check_timeout
 from envhive.errors import EnvError
+from envhive.leaves import rows
 from envhive.pools import make_pool
 from envhive.registry import TaskSpec
 from envhive.vector import HiveVectorEnv
@@ -247,6 +248,7 @@ class HiveSingleDmEnv(dm_env.Environment):
         _check_discount_info(self.task_spec)
         self._step_batch = _dm_calls(self._vec)[0]  # step types by the batched facade's rule
         self._discrete = self.task_spec.action_space.shape == ()
+        self._obs_space = self.task_spec.observation_space
         self._needs_reset = True
         self.last_info: dict[str, Any] = {}
 
@@ -254,7 +256,7 @@ class HiveSingleDmEnv(dm_env.Environment):
         obs, info = self._vec.reset()
         self._needs_reset = False
         self.last_info = {k: v[0] for k, v in info.items()}
-        return _TimeStep(dm_env.StepType.FIRST, None, None, obs[0])
+        return _TimeStep(dm_env.StepType.FIRST, None, None, self._row(obs))
 
     def step(self, action: Any) -> dm_env.TimeStep:
         if self._needs_reset:  # a fresh env: dm_env's step() then acts as reset()
@@ -269,8 +271,12 @@ class HiveSingleDmEnv(dm_env.Environment):
         self.last_info.update(terminated=bool(terminated[0]), truncated=bool(truncated[0]))
         step_type = _STEP_TYPES[ts.step_type[0]]
         if step_type is dm_env.StepType.FIRST:  # the step after a LAST restarted the env (NEXT_STEP)
-            return _TimeStep(step_type, None, None, ts.observation[0])
-        return _TimeStep(step_type, ts.reward[0], ts.discount[0], ts.observation[0])
+            return _TimeStep(step_type, None, None, self._row(ts.observation))
+        return _TimeStep(step_type, ts.reward[0], ts.discount[0], self._row(ts.observation))
+
+    def _row(self, batch: Any) -> Any:
+        """The env's observation out of a batch of one (a dict / tuple per Dict / Tuple space)."""
+        return batch[0] if isinstance(batch, np.ndarray) else rows(self._obs_space, batch, 1)[0]
 
     def observation_spec(self) -> Any:
         return to_dm_spec(self.task_spec.observation_space, "observation")

@@ -47,7 +47,9 @@ class RenderError(RuntimeError):
     system packages to install), a camera the model does not have, ...
 
     ``env_id`` is the first env whose frame failed, ``env_ids`` all of them. Nothing else is
-    affected: the envs keep their state and the pool stays usable.
+    affected: the envs keep their state and the pool stays usable. Making a pool whose observations
+    are frames (a DeepMind Control task's ``from_pixels``) where no frame can be drawn raises it
+    too, with ``env_id`` -1 and no ``env_ids``.
     """
 
     def __init__(self, message: str, env_id: int, env_ids: list[int]) -> None:

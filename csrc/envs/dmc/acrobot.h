@@ -7,7 +7,7 @@ namespace envhive::dmc {
 
 class AcrobotEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return 4 + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return {{"orientations", {4}}, {"velocity", {m.nv}}}; }
 
   AcrobotEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

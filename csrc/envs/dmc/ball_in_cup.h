@@ -7,7 +7,7 @@ namespace envhive::dmc {
 
 class BallInCupEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return {{"position", {m.nq}}, {"velocity", {m.nv}}}; }
 
   BallInCupEnv(const Params& p, int env_id, const DmcTask&)
       : DmcEnv(p, env_id),

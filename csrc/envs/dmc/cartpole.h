@@ -1,6 +1,6 @@
 // dm_control's cartpole domain (suite/cartpole.py): balance, balance_sparse, swingup,
-// swingup_sparse, two_poles, three_poles. Poles beyond the first come from the XML dm_control
-// builds for the task.
+// swingup_sparse, two_poles, three_poles (with the suite's num_poles and sparse). Poles beyond the
+// first come from the XML dm_control builds for the task.
 #pragma once
 
 #include "dmc_env.h"
@@ -9,12 +9,14 @@ namespace envhive::dmc {
 
 class CartpoleEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return 1 + 2 * (m.nbody - 2) + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    return {{"position", {1 + 2 * (m.nbody - 2)}}, {"velocity", {m.nv}}};
+  }
 
   CartpoleEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),
         swing_up_(!t.task.starts_with("balance")),
-        sparse_(t.task.ends_with("_sparse")),
+        sparse_(t.task.ends_with("_sparse") || p.sparse),
         slider_(joint_qpos("slider")),
         hinge_1_(joint_qpos("hinge_1")) {}
 

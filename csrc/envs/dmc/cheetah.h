@@ -7,7 +7,7 @@ namespace envhive::dmc {
 
 class CheetahEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq - 1 + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return {{"position", {m.nq - 1}}, {"velocity", {m.nv}}}; }
 
   CheetahEnv(const Params& p, int env_id, const DmcTask&)
       : DmcEnv(p, env_id), subtreelinvel_(sensor_adr("torso_subtreelinvel")) {}

@@ -8,6 +8,8 @@
 #include "ball_in_cup.h"
 #include "cartpole.h"
 #include "cheetah.h"
+#include "dog.h"
+#include "dog_fetch.h"
 #include "finger.h"
 #include "fish.h"
 #include "hopper.h"
@@ -17,6 +19,8 @@
 #include "pendulum.h"
 #include "point_mass.h"
 #include "quadruped.h"
+#include "quadruped_escape.h"
+#include "quadruped_fetch.h"
 #include "reacher.h"
 #include "stacker.h"
 #include "swimmer.h"
@@ -53,7 +57,8 @@ void add(TaskRegistry& registry, const DmcTask& t, const std::string& doc) {
     register_task<E>(registry,
                      {.id = id,
                       .family = "dmc",
-                      .doc = doc + " (dm_control " + t.domain + "/" + t.task + ")."},
+                      .doc = doc + " (dm_control " + t.domain + "/" + t.task + ").",
+                      .max_seed = 0xffffffffu},  // numpy.random.RandomState(seed)
                      t);
 }
 
@@ -67,7 +72,8 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<CartpoleEnv>(registry, {"cartpole", "swingup", 10}, "Swing up and balance a pole on a cart");
   add<CartpoleEnv>(registry, {"cartpole", "swingup_sparse", 10}, "Swing up and balance a pole on a cart, sparse reward");
   add<CartpoleEnv>(registry, {"cartpole", "two_poles", 10}, "Swing up and balance two chained poles on a cart");
-  add<CartpoleEnv>(registry, {"cartpole", "three_poles", 10}, "Swing up and balance three chained poles on a cart");
+  add<CartpoleEnv>(registry, {"cartpole", "three_poles", 10, 1, {num_poles_field(3), sparse_field()}},
+                   "Swing up and balance three chained poles on a cart");
   add<WalkerEnv>(registry, {"walker", "stand", 25, 10}, "Make a planar biped stand up");
   add<WalkerEnv>(registry, {"walker", "walk", 25, 10}, "Make a planar biped walk forward");
   add<WalkerEnv>(registry, {"walker", "run", 25, 10}, "Make a planar biped run forward");
@@ -98,14 +104,21 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<SwimmerEnv>(registry, {"swimmer", "swimmer15", 30, 15}, "Make a fifteen-link planar swimmer reach a target");
   add<LqrEnv>(registry, {"lqr", "lqr_2_1", kInf}, "Drive a random chain of two springs (one actuated) to rest");
   add<LqrEnv>(registry, {"lqr", "lqr_6_2", kInf}, "Drive a random chain of six springs (two actuated) to rest");
-  add<ManipulatorEnv>(registry, {"manipulator", "bring_ball", 10, 10}, "Bring a ball to a target with a planar arm");
-  add<ManipulatorEnv>(registry, {"manipulator", "bring_peg", 10, 10}, "Bring a peg to a target with a planar arm");
-  add<ManipulatorEnv>(registry, {"manipulator", "insert_ball", 10, 10}, "Put a ball into a cup with a planar arm");
-  add<ManipulatorEnv>(registry, {"manipulator", "insert_peg", 10, 10}, "Insert a peg into a slot with a planar arm");
-  add<StackerEnv>(registry, {"stacker", "stack_2", 10, 10}, "Stack two boxes with a planar arm");
-  add<StackerEnv>(registry, {"stacker", "stack_4", 10, 10}, "Stack four boxes with a planar arm");
-  add<QuadrupedEnv>(registry, {"quadruped", "walk", 20, 4}, "Make a 3D quadruped walk");
-  add<QuadrupedEnv>(registry, {"quadruped", "run", 20, 4}, "Make a 3D quadruped run");
+  add<ManipulatorEnv>(registry, {"manipulator", "bring_ball", 10, 10, {fully_observable_field()}}, "Bring a ball to a target with a planar arm");
+  add<ManipulatorEnv>(registry, {"manipulator", "bring_peg", 10, 10, {fully_observable_field()}}, "Bring a peg to a target with a planar arm");
+  add<ManipulatorEnv>(registry, {"manipulator", "insert_ball", 10, 10, {fully_observable_field()}}, "Put a ball into a cup with a planar arm");
+  add<ManipulatorEnv>(registry, {"manipulator", "insert_peg", 10, 10, {fully_observable_field()}}, "Insert a peg into a slot with a planar arm");
+  add<StackerEnv>(registry, {"stacker", "stack_2", 10, 10, {fully_observable_field()}}, "Stack two boxes with a planar arm");
+  add<StackerEnv>(registry, {"stacker", "stack_4", 10, 10, {fully_observable_field()}}, "Stack four boxes with a planar arm");
+  add<QuadrupedMoveEnv>(registry, {"quadruped", "walk", 20, 4}, "Make a 3D quadruped walk");
+  add<QuadrupedMoveEnv>(registry, {"quadruped", "run", 20, 4}, "Make a 3D quadruped run");
+  add<QuadrupedEscapeEnv>(registry, {"quadruped", "escape", 20, 4}, "Make a 3D quadruped climb out of a bumpy bowl");
+  add<QuadrupedFetchEnv>(registry, {"quadruped", "fetch", 20, 4}, "Make a 3D quadruped bring a ball to a target");
+  add<DogEnv>(registry, {"dog", "stand", 15, 3}, "Make a 3D dog stand up");
+  add<DogEnv>(registry, {"dog", "walk", 15, 3}, "Make a 3D dog walk");
+  add<DogEnv>(registry, {"dog", "trot", 15, 3}, "Make a 3D dog trot");
+  add<DogEnv>(registry, {"dog", "run", 15, 3}, "Make a 3D dog run");
+  add<DogFetchEnv>(registry, {"dog", "fetch", 15, 3}, "Make a 3D dog fetch a thrown ball");
 }
 
 }  // namespace envhive

@@ -8,7 +8,14 @@ namespace envhive::dmc {
 
 class FingerEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel&, const DmcTask& t) { return t.task == "spin" ? 9 : 12; }
+  static ObsLeaves observation(const mjModel&, const Params& p) {
+    ObsLeaves leaves = {{"position", {4}}, {"velocity", {3}}, {"touch", {2}}};
+    if (p.task.task != "spin") {
+      leaves.push_back({"target_position", {2}});
+      leaves.push_back({"dist_to_target", {}});
+    }
+    return leaves;
+  }
 
   FingerEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

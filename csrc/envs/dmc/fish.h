@@ -8,7 +8,10 @@ namespace envhive::dmc {
 
 class FishEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask& t) { return 7 + 1 + (t.task == "swim" ? 3 : 0) + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params& p) {
+    if (p.task.task == "swim") return {{"joint_angles", {7}}, {"upright", {}}, {"target", {3}}, {"velocity", {m.nv}}};
+    return {{"joint_angles", {7}}, {"upright", {}}, {"velocity", {m.nv}}};
+  }
 
   FishEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

@@ -7,7 +7,9 @@ namespace envhive::dmc {
 
 class HopperEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq - 1 + m.nv + 2; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    return {{"position", {m.nq - 1}}, {"velocity", {m.nv}}, {"touch", {2}}};
+  }
 
   HopperEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

@@ -9,9 +9,10 @@ namespace envhive::dmc {
 
 class HumanoidEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask& t) {
-    if (t.task == "run_pure_state") return m.nq + m.nv;
-    return (m.nq - 7) + 1 + 12 + 3 + 3 + m.nv;
+  static ObsLeaves observation(const mjModel& m, const Params& p) {
+    if (p.task.task == "run_pure_state") return {{"position", {m.nq}}, {"velocity", {m.nv}}};
+    return {{"joint_angles", {m.nq - 7}}, {"head_height", {}},   {"extremities", {12}},
+            {"torso_vertical", {3}},      {"com_velocity", {3}}, {"velocity", {m.nv}}};
   }
 
   HumanoidEnv(const Params& p, int env_id, const DmcTask& t)

@@ -13,7 +13,7 @@ namespace envhive::dmc {
 
 class LqrEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return {{"position", {m.nq}}, {"velocity", {m.nv}}}; }
 
   LqrEnv(const Params& p, int env_id, const DmcTask&) : DmcEnv(p, env_id) {
     for (int j = 0; j < m_->njnt; ++j) joints_.push_back(id(mjOBJ_JOINT, ("joint_" + std::to_string(j)).c_str()));

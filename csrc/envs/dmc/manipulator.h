@@ -1,5 +1,5 @@
 // dm_control's manipulator domain (suite/manipulator.py): bring_ball, bring_peg, insert_ball,
-// insert_peg (fully observable, the suite's default). The props come from the XML dm_control
+// insert_peg (fully_observable as the suite's kwarg, default True). The props come from the XML dm_control
 // builds for each task.
 //
 // Known difference: an episode that starts with the object in the hand (probability 0.1) places it
@@ -13,10 +13,15 @@ namespace envhive::dmc {
 
 class ManipulatorEnv final : public PlanarArmEnv {
  public:
-  static int64_t obs_size(const mjModel&, const DmcTask&) { return 16 + 8 + 5 + 4 + 4 + 3 + 4; }
+  static ObsLeaves observation(const mjModel&, const Params& p) {
+    if (!p.fully_observable) return {{"arm_pos", {kArmJoints, 2}}, {"arm_vel", {kArmJoints}}, {"touch", {5}}};
+    return {{"arm_pos", {kArmJoints, 2}}, {"arm_vel", {kArmJoints}}, {"touch", {5}},     {"hand_pos", {4}},
+            {"object_pos", {4}},          {"object_vel", {3}},       {"target_pos", {4}}};
+  }
 
   ManipulatorEnv(const Params& p, int env_id, const DmcTask& t)
       : PlanarArmEnv(p, env_id),
+        fully_observable_(p.fully_observable),
         use_peg_(t.task.ends_with("peg")),
         insert_(t.task.starts_with("insert")),
         hand_(body("hand")),
@@ -85,6 +90,7 @@ class ManipulatorEnv final : public PlanarArmEnv {
 
   void observe(ObsWriter& w) const override {
     put_arm(w, touch_, 5);
+    if (!fully_observable_) return;
     put_pose(w, hand_);
     put_pose(w, object_);
     for (const int j : object_joints_) w.put(d_->qvel[m_->jnt_dofadr[j]]);
@@ -109,7 +115,7 @@ class ManipulatorEnv final : public PlanarArmEnv {
     m->body_quat[4 * body + 2] = std::sin(angle / 2);
   }
 
-  bool use_peg_, insert_;
+  bool fully_observable_, use_peg_, insert_;
   int hand_, object_, target_, receptacle_, grasp_;
   int object_joints_[3], touch_[5];
   int peg_grasp_ = -1, peg_pinch_ = -1, pinch_ = -1, peg_ = -1, target_peg_ = -1, target_peg_tip_ = -1, peg_tip_ = -1;

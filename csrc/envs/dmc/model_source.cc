@@ -19,8 +19,9 @@ void set_model_source(ModelSource source) {
   g_source = std::move(source);
 }
 
-const TaskModel& task_model(const std::string& domain, const std::string& task) {
-  const std::string key = domain + "/" + task;
+const TaskModel& task_model(const std::string& domain, const std::string& task, const ModelKwargs& kwargs) {
+  std::string key = domain + "/" + task;
+  for (const auto& [name, value] : kwargs) key += " " + name + "=" + std::to_string(value);
   ModelSource source;
   {
     std::lock_guard<std::mutex> lock(g_mu);
@@ -29,7 +30,7 @@ const TaskModel& task_model(const std::string& domain, const std::string& task) 
   }
   if (!source) throw std::runtime_error("dm_control model source not set (envhive._dmc sets it when imported)");
   // Outside the lock: the hook takes the GIL, which another thread may hold while it waits here.
-  const ModelFiles files = source(domain, task);
+  const ModelFiles files = source(domain, task, kwargs);
   TaskModel tm;
   tm.model = mujoco::compile_model(files.xml, files.assets, "of dm_control task " + key);
   mjModel* twin = mj_copyModel(nullptr, tm.model.get());

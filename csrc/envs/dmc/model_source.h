@@ -25,7 +25,10 @@ struct ModelFiles {
   std::string xml;
   std::vector<std::pair<std::string, std::string>> assets;  // {file name, contents}
 };
-using ModelSource = std::function<ModelFiles(const std::string& domain, const std::string& task)>;
+// Constructor kwargs that change the XML a task builds (cartpole's num_poles), by name.
+using ModelKwargs = std::vector<std::pair<std::string, int64_t>>;
+using ModelSource =
+    std::function<ModelFiles(const std::string& domain, const std::string& task, const ModelKwargs& kwargs)>;
 
 // Installed once by the module (the GIL is taken inside the hook when it calls Python).
 void set_model_source(ModelSource source);
@@ -36,6 +39,6 @@ void set_model_source(ModelSource source);
 struct TaskModel {
   ModelPtr model, no_actuation;
 };
-const TaskModel& task_model(const std::string& domain, const std::string& task);
+const TaskModel& task_model(const std::string& domain, const std::string& task, const ModelKwargs& kwargs = {});
 
 }  // namespace envhive::dmc

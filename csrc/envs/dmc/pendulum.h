@@ -7,7 +7,7 @@ namespace envhive::dmc {
 
 class PendulumEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel&, const DmcTask&) { return 3; }
+  static ObsLeaves observation(const mjModel&, const Params&) { return {{"orientation", {2}}, {"velocity", {1}}}; }
 
   PendulumEnv(const Params& p, int env_id, const DmcTask&)
       : DmcEnv(p, env_id), pole_(body("pole")), hinge_(joint_qpos("hinge")), hinge_dof_(joint_dof("hinge")) {}

@@ -8,7 +8,7 @@ namespace envhive::dmc {
 
 class PointMassEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) { return {{"position", {m.nq}}, {"velocity", {m.nv}}}; }
 
   PointMassEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

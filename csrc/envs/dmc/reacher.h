@@ -8,7 +8,9 @@ namespace envhive::dmc {
 
 class ReacherEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return m.nq + 2 + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    return {{"position", {m.nq}}, {"to_target", {2}}, {"velocity", {m.nv}}};
+  }
 
   ReacherEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

@@ -1,4 +1,4 @@
-// dm_control's stacker domain (suite/stacker.py): stack_2, stack_4 (fully observable, the suite's
+// dm_control's stacker domain (suite/stacker.py): stack_2, stack_4 (fully observable by default, the suite's
 // default). The boxes come from the XML dm_control builds for each task.
 #pragma once
 
@@ -10,14 +10,21 @@ namespace envhive::dmc {
 
 class StackerEnv final : public PlanarArmEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask& t) {
-    const int64_t boxes = n_boxes(t);
-    return 16 + 8 + m.nsensordata + 4 + 4 * boxes + 3 * boxes + 2;
+  static ObsLeaves observation(const mjModel& m, const Params& p) {
+    if (!p.fully_observable) return {{"arm_pos", {kArmJoints, 2}}, {"arm_vel", {kArmJoints}}, {"touch", {m.nsensordata}}};
+    const int64_t boxes = n_boxes(p.task);
+    return {{"arm_pos", {kArmJoints, 2}}, {"arm_vel", {kArmJoints}},  {"touch", {m.nsensordata}}, {"hand_pos", {4}},
+            {"box_pos", {boxes, 4}},      {"box_vel", {3 * boxes}}, {"target_pos", {2}}};
   }
 
   StackerEnv(const Params& p, int env_id, const DmcTask& t)
-      : PlanarArmEnv(p, env_id), hand_(body("hand")), target_(body("target")), target_geom_(id(mjOBJ_GEOM, "target")),
-        target_site_(site("target")), grasp_(site("grasp")) {
+      : PlanarArmEnv(p, env_id),
+        fully_observable_(p.fully_observable),
+        hand_(body("hand")),
+        target_(body("target")),
+        target_geom_(id(mjOBJ_GEOM, "target")),
+        target_site_(site("target")),
+        grasp_(site("grasp")) {
     for (int b = 0; b < n_boxes(t); ++b) {
       const std::string name = "box" + std::to_string(b);
       boxes_.push_back(body(name.c_str()));
@@ -48,6 +55,7 @@ class StackerEnv final : public PlanarArmEnv {
 
   void observe(ObsWriter& w) const override {
     put_arm(w, touch_.data(), static_cast<int>(touch_.size()));
+    if (!fully_observable_) return;
     put_pose(w, hand_);
     for (const int b : boxes_) put_pose(w, b);
     for (const int j : box_joints_) w.put(d_->qvel[m_->jnt_dofadr[j]]);
@@ -66,6 +74,7 @@ class StackerEnv final : public PlanarArmEnv {
  private:
   static int n_boxes(const DmcTask& t) { return t.task == "stack_2" ? 2 : 4; }
 
+  bool fully_observable_;
   int hand_, target_, target_geom_, target_site_, grasp_;
   std::vector<int> boxes_, box_sites_, box_joints_, touch_;
 };

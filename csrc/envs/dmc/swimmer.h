@@ -10,7 +10,9 @@ namespace envhive::dmc {
 class SwimmerEnv final : public DmcEnv {
  public:
   // joints, to_target (2), body_velocities (vx, vy, wz of each of the nu + 1 links' velocimeter/gyro)
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return (m.nq - 3) + 2 + 3 * (m.nsensordata - 12) / 6; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    return {{"joints", {m.nq - 3}}, {"to_target", {2}}, {"body_velocities", {3 * (m.nsensordata - 12) / 6}}};
+  }
 
   SwimmerEnv(const Params& p, int env_id, const DmcTask&)
       : DmcEnv(p, env_id),

@@ -7,7 +7,9 @@ namespace envhive::dmc {
 
 class WalkerEnv final : public DmcEnv {
  public:
-  static int64_t obs_size(const mjModel& m, const DmcTask&) { return 2 * (m.nbody - 1) + 1 + m.nv; }
+  static ObsLeaves observation(const mjModel& m, const Params&) {
+    return {{"orientations", {2 * (m.nbody - 1)}}, {"height", {}}, {"velocity", {m.nv}}};
+  }
 
   WalkerEnv(const Params& p, int env_id, const DmcTask& t)
       : DmcEnv(p, env_id),

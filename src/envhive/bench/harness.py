@@ -54,10 +54,18 @@ class Measurement:
     num_envs: int
     batch_size: int
     num_threads: int | None
+    kwargs: str = ""
+    """The task's kwargs as a JSON object (`task_kwargs_json`); "" for none."""
 
     @classmethod
     def of(
-        cls, engine: str, task: str, num_envs: int, batch_size: int = 0, num_threads: int | None = None
+        cls,
+        engine: str,
+        task: str,
+        num_envs: int,
+        batch_size: int = 0,
+        num_threads: int | None = None,
+        kwargs: str = "",
     ) -> Measurement:
         e = ENGINES[engine]
         batch_size = batch_size or num_envs
@@ -67,7 +75,7 @@ class Measurement:
             num_envs = 1
         if not e.batched:
             batch_size = num_envs
-        return cls(engine, task, num_envs, batch_size, num_threads if e.threaded else None)
+        return cls(engine, task, num_envs, batch_size, num_threads if e.threaded else None, kwargs)
 
     @property
     def mode(self) -> str:
@@ -77,6 +85,8 @@ class Measurement:
         text = f"{self.engine} {self.task} N={self.num_envs}"
         if self.batch_size != self.num_envs:
             text += f" B={self.batch_size}"
+        if self.kwargs:
+            text += f" {self.kwargs}"
         return text
 
     def argv(self, settings: Settings) -> list[str]:
@@ -108,7 +118,13 @@ class Measurement:
             str(settings.warmup),
             "--seed",
             str(settings.seed),
+            *(["--kwargs", self.kwargs] if self.kwargs else []),
         ]
+
+
+def task_kwargs_json(kwargs: dict[str, Any] | None) -> str:
+    """A measurement's task kwargs in their canonical form (sorted JSON; "" for none)."""
+    return json.dumps(kwargs, sort_keys=True, separators=(",", ":")) if kwargs else ""
 
 
 @dataclass

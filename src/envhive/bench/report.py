@@ -18,9 +18,10 @@ class Case:
     num_envs: int
     batch_size: int = 0
     num_threads: int | None = None
+    kwargs: str = ""  # the task's kwargs (harness.task_kwargs_json)
 
     def measurement(self, engine: str) -> Measurement:
-        return Measurement.of(engine, self.task, self.num_envs, self.batch_size, self.num_threads)
+        return Measurement.of(engine, self.task, self.num_envs, self.batch_size, self.num_threads, self.kwargs)
 
     @property
     def batch(self) -> int:
@@ -28,7 +29,8 @@ class Case:
 
     def title(self) -> str:
         threads = self.num_threads if self.num_threads else "auto"
-        return f"{self.task}  num_envs={self.num_envs}  batch_size={self.batch}  threads={threads}"
+        kwargs = f"  {self.kwargs}" if self.kwargs else ""
+        return f"{self.task}{kwargs}  num_envs={self.num_envs}  batch_size={self.batch}  threads={threads}"
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from envhive.bench.engines import ENGINES, Runner
+from envhive.bench.engines import ENGINES, Runner, set_task_kwargs
 
 # A timed chunk of calls should last about this long: the clock is read once per chunk.
 CHUNK_SECONDS = 0.01
@@ -110,6 +110,7 @@ def measure(
     seconds: float,
     warmup: float,
     seed: int,
+    kwargs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     result: dict[str, Any] = {
         "engine": engine,
@@ -120,6 +121,12 @@ def measure(
         "mode": ENGINES[engine].mode(num_envs, batch_size),
     }
     spec = ENGINES[engine]
+    if kwargs:
+        result["kwargs"] = kwargs
+        if not spec.kwargs:
+            result["skipped"] = f"{engine} takes no task kwargs"
+            return result
+    set_task_kwargs(kwargs or {})
     if spec.rate is not None:  # times itself
         result.update(steps_per_s=spec.rate(task, seconds, seed), version=_version("envhive"))
         return result
@@ -173,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--warmup", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--kwargs", default="", help="the task's kwargs as a JSON object")
     a = p.parse_args(argv)
     try:
         result = measure(
@@ -184,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             a.seconds,
             a.warmup,
             a.seed,
+            json.loads(a.kwargs) if a.kwargs else None,
         )
     except Exception as exc:  # report, don't crash: the parent prints it in the table
         traceback.print_exc()

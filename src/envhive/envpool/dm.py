@@ -124,7 +124,8 @@ class _DMEnvPool:
         info = self._api.info(info)
         env_ids = info["env_id"]
         extra = {k: v for k, v in info.items() if k in self._state._fields and k not in ("env_id", "players")}
-        return self._state(env_id=env_ids, players=Players(env_ids), obs=obs, **extra)
+        fields = obs if isinstance(obs, dict) else {"obs": obs}  # a Dict observation: its keys (EnvPool's DMC)
+        return self._state(env_id=env_ids, players=Players(env_ids), **fields, **extra)
 
     def _timestep(
         self, obs: Any, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict[str, Any]

@@ -1,5 +1,6 @@
 """The dm_env side of EnvPool's specs: what EnvPool's dm facade observes (its ``State`` namedtuple
-of ``env_id``, ``players.env_id``, ``obs`` and the task's infos) and acts on, as dm_env specs.
+of ``env_id``, ``players.env_id``, ``obs`` -- a Dict observation's keys in its place, as EnvPool's
+DMC tasks have them -- and the task's infos) and acts on, as dm_env specs.
 dm-env is the optional ``[dm]`` extra: imported when a spec is first asked for.
 """
 
@@ -27,9 +28,17 @@ def info_names(spec: Any) -> list[str]:
     return [name for name in spec.task_spec.info_fields if name != "discount"]
 
 
+def obs_keys(spec: Any) -> list[str] | None:
+    """The keys of a Dict observation (each a field of EnvPool's dm ``State``), else None."""
+    obs = spec.observation_space
+    return list(obs.spaces) if isinstance(obs, spaces.Dict) else None
+
+
 def state_type(spec: Any) -> Any:
-    """EnvPool's ``State`` namedtuple type of a spec's dm observation: env_id, players, obs, the infos."""
-    return collections.namedtuple("State", ["env_id", "players", "obs", *info_names(spec)])
+    """EnvPool's ``State`` namedtuple type of a spec's dm observation: env_id, players, obs (or a Dict
+    observation's keys), the infos."""
+    keys = obs_keys(spec)
+    return collections.namedtuple("State", ["env_id", "players", *(keys or ["obs"]), *info_names(spec)])
 
 
 @functools.cache
@@ -55,10 +64,12 @@ def observation_spec(spec: Any) -> Any:
     """dm_env specs of what the dm facade's ``TimeStep.observation`` holds."""
     arrays = spec.state_array_spec
     infos = {k[5:]: _field_spec(k[5:], v) for k, v in arrays.items() if k[5:] in info_names(spec)}
+    keys = obs_keys(spec)
+    obs = {k: _field_spec(k, arrays[f"obs:{k}"]) for k in keys} if keys else {"obs": _field_spec("obs", arrays["obs"])}
     return state_type(spec)(
         env_id=_field_spec("env_id", arrays["info:env_id"]),
         players=Players(_field_spec("env_id", arrays["info:players.env_id"])),
-        obs=_field_spec("obs", arrays["obs"]),
+        **obs,
         **infos,
     )
 

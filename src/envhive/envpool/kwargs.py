@@ -1,7 +1,9 @@
 """EnvPool's task ids and kwargs as envhive's: the ids EnvPool names differently (``phys2d/CartPole-v1``,
 ``Ant-v3``, ...), EnvPool's pool kwargs (``seed`` / ``env_seed``, ``max_num_players``, ...), its MuJoCo
-kwargs (``healthy_z_min`` / ``healthy_z_max``, ``use_contact_force``, ...), Atari's ``task`` and its
-render kwargs. A value envhive cannot run is refused naming EnvPool's and envhive's.
+kwargs (``healthy_z_min`` / ``healthy_z_max``, ``use_contact_force``, ...), Atari's ``task``, the
+DeepMind Control Suite's (``frame_skip``, ``frame_stack``, ``task_name``; its ids are envhive's,
+``CheetahRun-v1``) and its render kwargs. A value envhive cannot run is refused naming EnvPool's and
+envhive's.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from envhive.dmc_assets import suite_task
 from envhive.envpool.errors import EnvPoolArgumentError, EnvPoolUnknownTaskError
-from envhive.registry import list_envs
+from envhive.registry import list_envs, task_info
 
 # ------------------------------------------------------------------------------------ task ids
 # EnvPool ids that name an envhive task differently: EnvPool id -> (envhive id, kwargs it implies).
@@ -316,9 +319,50 @@ def translate_atari(envpool_id: str, game: str, kwargs: dict[str, Any], view: di
     kwargs.setdefault("ram", True)  # EnvPool always reports info["ram"]
 
 
+# The DeepMind Control Suite: EnvPool's episodes are max_episode_steps control steps long (1000 for
+# every suite task: dm_control's time_limit / control_timestep, and 1000 for lqr, which has no limit).
+DMC_EPISODE_STEPS = 1000
+
+
+def dmc_task_name(info_doc: str) -> str:
+    """The suite task of a DMC envhive task (EnvPool's ``task_name``)."""
+    return suite_task(info_doc)[1]
+
+
+def translate_dmc(
+    envpool_id: str, task_name: str, kwargs: dict[str, Any], out: dict[str, Any], view: dict[str, Any]
+) -> None:
+    """EnvPool's DMC kwargs -> envhive's, in place. EnvPool's ``frame_skip`` is the physics steps per
+    control step (envhive's ``n_sub_steps``, dm_control's own; envhive's ``frame_skip`` repeats actions);
+    ``max_episode_steps`` ends an episode after that many steps (truncated, discount 1), in place of
+    dm_control's ``time_limit``; ``frame_stack`` is 1 (EnvPool stacks no states)."""
+    name = kwargs.pop("task_name", task_name)
+    if isinstance(name, bytes):
+        name = name.decode()
+    if name != task_name:
+        raise EnvPoolArgumentError(f"{envpool_id} is dm_control's {task_name!r}; task_name={name!r} names another task")
+    if "frame_skip" in kwargs:
+        kwargs["n_sub_steps"] = kwargs.pop("frame_skip")
+    frame_stack = kwargs.pop("frame_stack", 1)
+    if kwargs.get("from_pixels"):  # EnvPool stacks its pixel observations: (3 * frame_stack, H, W)
+        kwargs["frame_stack"] = frame_stack
+    elif frame_stack != 1:
+        raise EnvPoolArgumentError(
+            f"{envpool_id}: frame_stack={frame_stack!r}: EnvPool stacks DMC observations only from pixels "
+            "(from_pixels=True)"
+        )
+    if "max_episode_steps" in out:
+        kwargs["time_limit"] = float("inf")  # the step limit alone ends episodes, as in EnvPool
+    else:
+        out["max_episode_steps"] = DMC_EPISODE_STEPS
+    view["task_name"] = task_name
+    view["frame_stack"] = frame_stack
+
+
 def check_render(task_id: str, render_kwargs: dict[str, Any], kwargs: dict[str, Any]) -> tuple[str | None, int]:
     """EnvPool's render kwargs: the mode and the default env of ``render()``; the frame size and
-    camera go into ``kwargs`` as the task's own (MuJoCo's ``width``/``height``/``camera_id``)."""
+    camera go into ``kwargs`` as the task's own (MuJoCo's ``width``/``height``/``camera_id``), and a
+    DMC task's ``from_pixels`` makes them its observation."""
     mode = render_kwargs.pop("render_mode", None)
     if mode not in (None, "rgb_array", "human"):
         raise EnvPoolArgumentError("render_mode must be one of None, 'rgb_array', or 'human'")
@@ -326,10 +370,26 @@ def check_render(task_id: str, render_kwargs: dict[str, Any], kwargs: dict[str, 
         raise EnvPoolArgumentError(
             f"{task_id}: envhive opens no window (render_mode='human'); use render_mode='rgb_array' and show the frames"
         )
-    if render_kwargs.pop("from_pixels", False):
-        raise EnvPoolArgumentError(f"{task_id}: envhive has no from_pixels observations; render() the frames instead")
+    from_pixels = render_kwargs.pop("from_pixels", False)
     env_id = render_kwargs.pop("render_env_id", None)
     given = {k: v for k, v in render_kwargs.items() if v is not None}
+    if from_pixels:
+        target, _ = resolve_id(task_id)
+        if target not in list_envs() or task_info(target).family != "dmc":
+            raise EnvPoolArgumentError(
+                f"{task_id}: envhive's from_pixels observations are the DeepMind Control Suite's; render() the frames"
+            )
+        # EnvPool's pixel observation: one (3 * frame_stack, H, W) uint8 Box, 84 x 84 from the free camera
+        # unless its render kwargs say otherwise
+        kwargs.update(
+            from_pixels=True,
+            flatten=True,
+            channels_first=True,
+            height=int(given.get("render_height", 84)),
+            width=int(given.get("render_width", 84)),
+            camera_id=int(given.get("render_camera_id", -1)),
+        )
+        given = {}
     if mode is None:
         if given or env_id is not None:
             raise EnvPoolArgumentError(f"{task_id}: {', '.join(sorted(given) or ['render_env_id'])} need render_mode")

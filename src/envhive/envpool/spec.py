@@ -18,9 +18,12 @@ from envhive.envpool.kwargs import (
     MUJOCO_FIXED,
     RENDER_KWARGS,
     atari_game,
+    check_render,
+    dmc_task_name,
     resolve_id,
     translate_atari,
     translate_common,
+    translate_dmc,
     translate_mujoco,
 )
 from envhive.errors import UnknownTaskError
@@ -78,8 +81,8 @@ class EnvSpec(GymnasiumEnvSpec):
 
     @property
     def state_array_spec(self) -> dict[str, ArraySpec]:
-        obs = self.observation_space
-        assert isinstance(obs, spaces.Box)
+        """EnvPool's state arrays: the pool's fields, ``obs`` (a Dict observation: ``obs:<key>`` per
+        key, as EnvPool's DMC tasks have them) and ``info:<name>`` per task info."""
         i32, f32 = np.dtype(np.int32), np.dtype(np.float32)
         out = {
             "info:env_id": ArraySpec(i32, [], *_dtype_bounds(i32)),
@@ -90,8 +93,8 @@ class EnvSpec(GymnasiumEnvSpec):
             "discount": ArraySpec(f32, [-1], 0.0, 1.0),
             "step_type": ArraySpec(i32, [], *_dtype_bounds(i32)),
             "trunc": ArraySpec(np.bool_, [], False, True),
-            "obs": ArraySpec(obs.dtype, list(obs.shape), _bound(obs.low), _bound(obs.high)),
         }
+        out.update(_obs_array_specs(self.observation_space))
         for name, (dtype, shape) in self.task_spec.info_fields.items():
             if name == "discount":
                 continue
@@ -127,6 +130,16 @@ class EnvSpec(GymnasiumEnvSpec):
         return f"EnvSpec({self.id}, {pprint.pformat(self.config)})"
 
 
+def _obs_array_specs(obs: spaces.Space[Any]) -> dict[str, ArraySpec]:
+    def leaf(box: spaces.Space[Any]) -> ArraySpec:
+        assert isinstance(box, spaces.Box)
+        return ArraySpec(box.dtype, list(box.shape), _bound(box.low), _bound(box.high))
+
+    if isinstance(obs, spaces.Dict):
+        return {f"obs:{key}": leaf(sub) for key, sub in obs.spaces.items()}
+    return {"obs": leaf(obs)}
+
+
 def _bound(values: np.ndarray) -> Any:
     """A scalar where every element of a bound is the same, as EnvPool reports them."""
     arr = np.asarray(values)
@@ -143,9 +156,11 @@ def _envpool_info_casts(task_spec: TaskSpec) -> dict[str, Any]:
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     """The spec of ``task_id`` with these kwargs, without building any env (render kwargs are ignored,
-    as EnvPool's make_spec ignores them)."""
-    for key in RENDER_KWARGS:
-        kwargs.pop(key, None)
+    as EnvPool's make_spec ignores them, except ``from_pixels`` and the frame's size and camera,
+    which make a DMC task's observation)."""
+    render = {key: kwargs.pop(key) for key in RENDER_KWARGS if key in kwargs}
+    if render.get("from_pixels"):
+        check_render(task_id, {k: v for k, v in render.items() if k not in ("render_mode", "render_env_id")}, kwargs)
     return spec_of(task_id, kwargs)
 
 
@@ -166,6 +181,8 @@ def spec_of(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
         translate_mujoco(envpool_id, target, info.defaults, kwargs)
     elif info.family == "atari":
         translate_atari(envpool_id, atari_game(info.doc, target), kwargs, view)
+    elif info.family == "dmc":
+        translate_dmc(envpool_id, dmc_task_name(info.doc), kwargs, out, view)
     elif target.startswith("Pendulum-") and kwargs.pop("version", 1) != 1:
         raise EnvPoolArgumentError(f"{envpool_id}: envhive's Pendulum is version 1 (Gymnasium's Pendulum-v1)")
     out.update(kwargs)  # the task's own kwargs (envhive validates them by name and type)
@@ -190,6 +207,8 @@ def spec_of(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
         fields["reward_threshold"] = float(threshold)
     if info.family == "mujoco":  # EnvPool's names of what envhive runs
         fields.update(MUJOCO_FIXED.get(target, {}))
+    if info.family == "dmc":  # EnvPool's frame_skip: physics steps per control step
+        fields["frame_skip"] = task_spec.config["n_sub_steps"]
     fields.update((k, v) for k, v in task_spec.config.items() if k not in fields)
     config_type = collections.namedtuple("Config", list(fields))  # type: ignore[misc]  # a dynamic namedtuple
     return EnvSpec(envpool_id, task_spec, config_type(**fields), make_kwargs)

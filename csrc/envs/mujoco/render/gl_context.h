@@ -21,12 +21,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../../core/render.h"
+
 namespace envhive::mujoco {
 
 // Rendering is impossible in this process (no GL platform library, no usable display/device).
-class RenderUnavailable : public std::runtime_error {
+class RenderUnavailable : public RenderUnavailableError {
  public:
-  using std::runtime_error::runtime_error;
+  using RenderUnavailableError::RenderUnavailableError;
 };
 
 enum class GlBackend { kEgl, kOsmesa };

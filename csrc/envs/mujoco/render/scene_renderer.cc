@@ -115,12 +115,12 @@ SceneRenderer::~SceneRenderer() {
   if (current) ctx_->end();
 }
 
-SceneRenderer::ModelAssets& SceneRenderer::assets(const mjModel* m, int width, int height) {
+SceneRenderer::ModelAssets& SceneRenderer::assets(const mjModel* m, int width, int height, int max_geom) {
   auto it = assets_.find(m);
   if (it == assets_.end()) {
     auto a = std::make_unique<ModelAssets>();
     mjv_defaultScene(&a->scene);
-    mjv_makeScene(m, &a->scene, max_geom_);
+    mjv_makeScene(m, &a->scene, max_geom > 0 ? max_geom : max_geom_);
     mjr_defaultContext(&a->con);
     try {
       std::lock_guard<std::mutex> lock(g_make_context_mu);
@@ -143,16 +143,24 @@ SceneRenderer::ModelAssets& SceneRenderer::assets(const mjModel* m, int width, i
   return a;
 }
 
+void SceneRenderer::upload_hfield(const mjModel* vis_model, const mjModel* m, int hfield, uint64_t terrain,
+                                  const SceneOptions& scene) {
+  ModelAssets& a = assets(vis_model, 1, 1, scene.max_geom);
+  if (a.terrain == terrain) return;
+  mjr_uploadHField(m, &a.con, hfield);
+  a.terrain = terrain;
+}
+
 void SceneRenderer::render(const mjModel* vis_model, const mjModel* m, const mjData* d, mjvCamera& cam, int width,
-                           int height, uint8_t* rgb) {
+                           int height, uint8_t* rgb, const SceneOptions& scene) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("frame size must be positive");
   if (!defaults_set_) {
     mjv_defaultOption(&opt_);
     mjv_defaultPerturb(&pert_);
     defaults_set_ = true;
   }
-  ModelAssets& a = assets(vis_model, width, height);
-  mjv_updateScene(m, const_cast<mjData*>(d), &opt_, &pert_, &cam, mjCAT_ALL, &a.scene);
+  ModelAssets& a = assets(vis_model, width, height, scene.max_geom);
+  mjv_updateScene(m, const_cast<mjData*>(d), scene.option ? scene.option : &opt_, &pert_, &cam, mjCAT_ALL, &a.scene);
   const mjrRect viewport{0, 0, width, height};
   mjr_render(viewport, &a.scene, &a.con);
   const size_t row = static_cast<size_t>(width) * kRgbChannels;

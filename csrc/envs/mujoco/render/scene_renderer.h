@@ -24,7 +24,6 @@
 
 #include "../../../core/render.h"
 #include "../../../core/spec.h"
-#include "../../../core/spec.h"
 #include "gl_context.h"
 
 namespace envhive::mujoco {
@@ -64,6 +63,14 @@ class GymCamera {
 // numpy's np.median of n doubles (mean of the two middle values when n is even); NaN in -> NaN out.
 double np_median(std::vector<double>& values);
 
+// How a frame's scene is made beyond its camera (a family whose reference draws differently from
+// Gymnasium's, as dm_control does): the visualisation options (null: mjv_defaultOption's) and the
+// scene's geom capacity, fixed by the model's first frame (0: the renderer's max_geom).
+struct SceneOptions {
+  const mjvOption* option = nullptr;
+  int max_geom = 0;
+};
+
 // Draws frames with one GL context: a pool thread's render state (RenderSlot). begin() makes its
 // context current for a render call, end() gives the thread back what it had. Per model it keeps an
 // mjrContext (textures, meshes, the offscreen buffer) and an mjvScene, made by the first frame of
@@ -82,14 +89,22 @@ class SceneRenderer final : public RenderState {
   // GPU assets (meshes, textures) to use: the env's shared model (a domain-randomised copy has the
   // same visuals), so one upload serves every env of a pool. Between begin() and end().
   void render(const mjModel* vis_model, const mjModel* m, const mjData* d, mjvCamera& cam, int width, int height,
-              uint8_t* rgb);
+              uint8_t* rgb, const SceneOptions& scene = {});
+
+  // Heightfield `hfield` of `m` (an env's copy of `vis_model` whose terrain it redraws) into the GPU
+  // assets of `vis_model`, unless the terrain numbered `terrain` (unique in the process) is there
+  // already: envs sharing the assets draw their own terrains. Between begin() and end(), before the
+  // frame; `scene` as for that frame.
+  void upload_hfield(const mjModel* vis_model, const mjModel* m, int hfield, uint64_t terrain,
+                     const SceneOptions& scene = {});
 
  private:
   struct ModelAssets {
     mjrContext con;
     mjvScene scene;
+    uint64_t terrain = 0;  // the terrain last uploaded (upload_hfield); 0: the model's own
   };
-  ModelAssets& assets(const mjModel* m, int width, int height);
+  ModelAssets& assets(const mjModel* m, int width, int height, int max_geom);
 
   std::unique_ptr<GlContext> ctx_;
   int max_geom_;

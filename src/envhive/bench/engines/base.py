@@ -42,6 +42,19 @@ class Runner:
 # (task, num_envs, batch_size, num_threads or None, seed) -> a constructed, reset Runner
 Builder = Callable[[str, int, int, int | None, int], Runner]
 
+# The task kwargs of the measurement a worker runs (`--kwargs`, in envhive's names), set before
+# `build`: engines that take them (Engine.kwargs) pass them on in their own names.
+_TASK_KWARGS: dict[str, Any] = {}
+
+
+def set_task_kwargs(kwargs: dict[str, Any]) -> None:
+    _TASK_KWARGS.clear()
+    _TASK_KWARGS.update(kwargs)
+
+
+def task_kwargs() -> dict[str, Any]:
+    return dict(_TASK_KWARGS)
+
 
 @dataclass(frozen=True)
 class Engine:
@@ -67,6 +80,8 @@ class Engine:
     python_var: str | None = None
     """An environment variable naming the interpreter that runs this engine's workers (an engine
     whose library cannot share envhive's environment); None: this interpreter."""
+    kwargs: bool = False
+    """Takes the task's kwargs (`--kwargs`, in envhive's names); others skip a measurement with kwargs."""
 
     def python(self) -> str | None:
         """The interpreter for this engine's workers, if not this one."""

@@ -7,7 +7,7 @@ from itertools import islice
 from typing import Any
 
 from envhive.bench.engines.base import Builder, Engine, Runner, action_pool, loop
-from envhive.bench.engines.reference import gymnasium_env, gymnasium_id
+from envhive.bench.engines.reference import gymnasium_env, gymnasium_id, is_dmc, reference_env_fn
 
 GYMNASIUM_HINT = "gymnasium not installed: pip install gymnasium"
 
@@ -33,7 +33,13 @@ def _build_vector(mode: str) -> Builder:
         import gymnasium
 
         env: gymnasium.vector.VectorEnv[Any, Any, Any]
-        if mode in ("sync", "async") and gymnasium_id(task).startswith("ALE/"):  # the matched pipeline
+        if mode == "async" and is_dmc(task):  # dm_control's own envs, in processes
+            # spawned: a process forked after the parent drew a frame (AsyncVectorEnv makes one env in
+            # the parent) inherits Mesa's locks without the threads holding them, and hangs
+            env = gymnasium.vector.AsyncVectorEnv([reference_env_fn(task)] * num_envs, context="spawn")
+        elif mode == "sync" and is_dmc(task):
+            env = gymnasium.vector.SyncVectorEnv([reference_env_fn(task)] * num_envs)
+        elif mode in ("sync", "async") and gymnasium_id(task).startswith("ALE/"):  # the matched pipeline
             vector = gymnasium.vector.SyncVectorEnv if mode == "sync" else gymnasium.vector.AsyncVectorEnv
             env = vector([lambda: gymnasium_env(task)] * num_envs)
         else:
@@ -54,6 +60,7 @@ ENGINES = (
         build_single,
         vectorized=False,
         label="1 env, Python loop",
+        kwargs=True,
     ),
     Engine(
         "gymnasium-sync",
@@ -62,6 +69,7 @@ ENGINES = (
         GYMNASIUM_HINT,
         _build_vector("sync"),
         label="SyncVectorEnv",
+        kwargs=True,
     ),
     Engine(
         "gymnasium-async",
@@ -70,6 +78,7 @@ ENGINES = (
         GYMNASIUM_HINT,
         _build_vector("async"),
         label="AsyncVectorEnv, 1 proc/env",
+        kwargs=True,
     ),
     Engine(
         "gymnasium-vec",

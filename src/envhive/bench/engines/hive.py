@@ -8,6 +8,7 @@ import importlib.util
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from envhive.bench.engines.base import (
     Runner,
     pool_kwargs,
     pool_runner,
+    task_kwargs,
 )
 
 ENVHIVE_HINT = "envhive not importable"
@@ -41,6 +43,7 @@ def _envhive_runner(
     envhive: Any, task: str, backend: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int
 ) -> Runner:
     kwargs: dict[str, Any] = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed, "backend": backend}
+    kwargs.update(task_kwargs())
     if num_threads:
         kwargs["num_workers" if backend == "process" else "num_threads"] = num_threads
     env = envhive.make(task, **kwargs)
@@ -52,8 +55,24 @@ def _envhive_runner(
 def _build_envhive_dm(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
     import envhive
 
-    env = envhive.make_dm(task, batch_size=batch_size, **pool_kwargs(num_envs, num_threads, seed))
+    env = envhive.make_dm(task, batch_size=batch_size, **pool_kwargs(num_envs, num_threads, seed), **task_kwargs())
     return pool_runner(env, env.task_spec.action_space, num_envs, batch_size, seed, dm=True)
+
+
+def _build_envhive_render(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
+    """envhive's frames alone: a pool made with render_mode, reset once, then render() of every env
+    per call (drawn on the pool's threads, no stepping): the render-only limit of pixel tasks."""
+    import envhive
+
+    env = envhive.make(task, render_mode="rgb_array", **pool_kwargs(num_envs, num_threads, seed), **task_kwargs())
+    env.reset()
+    render = env.render
+
+    def advance(n: int) -> None:
+        for _ in range(n):
+            render()
+
+    return Runner(advance, env.close, num_envs)
 
 
 def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
@@ -70,6 +89,12 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         raise FileNotFoundError(
             f"no {family}_loop_bench: set ${LOOP_BENCH_DIR_ENV} (benchmarks/loop_bench_build.py builds it)"
         )
+    if family == "dmc":  # the task's model as dm_control builds it, written for the C++ loop to read
+        from envhive.bench.dm_control_env import write_models
+
+        with tempfile.TemporaryDirectory(prefix="dmc-models-") as models:
+            write_models(task, models)
+            return _run_loop_bench(binary, models, task, seconds, seed)
     if family == "mujoco":
         data = str(importlib.resources.files("gymnasium") / "envs" / "mujoco" / "assets")
     elif family == "atari":
@@ -80,6 +105,10 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         data = "-"  # the family reads no files
     else:
         raise ValueError(f"no loop bench for the {family} family")
+    return _run_loop_bench(binary, data, task, seconds, seed)
+
+
+def _run_loop_bench(binary: Path, data: str, task: str, seconds: float, seed: int) -> float:
     out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)
     m = re.search(r"steps_per_s=([0-9.]+)", out.stdout)
     if m is None:
@@ -96,6 +125,7 @@ POOLS = (
         _build_envhive,
         batched=True,
         threaded=True,
+        kwargs=True,
     ),
     Engine(
         "envhive-alt",
@@ -105,6 +135,7 @@ POOLS = (
         _build_envhive,
         batched=True,
         threaded=True,
+        kwargs=True,
     ),
     Engine(
         "envhive-process",
@@ -123,7 +154,19 @@ POOLS = (
         _build_envhive_dm,
         batched=True,
         threaded=True,
+        kwargs=True,
     ),
+)
+
+RENDER = Engine(
+    "envhive-render",
+    "envhive.make(render_mode='rgb_array') render() of every env, no stepping (the render-only limit)",
+    "envhive",
+    ENVHIVE_HINT,
+    _build_envhive_render,
+    threaded=True,
+    label="render() only, {num_envs} envs",
+    kwargs=True,
 )
 
 CPP_LOOP = Engine(

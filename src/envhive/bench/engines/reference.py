@@ -1,11 +1,15 @@
-"""The reference env of a task: the Gymnasium env (or ALE ROM) every other engine runs for it."""
+"""The reference env of a task: the Gymnasium env (or ALE ROM) every other engine runs for it; for a
+DeepMind Control task, dm_control's own env behind a Gymnasium adapter (`envhive.bench.dm_control_env`)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from envhive.bench.engines.base import task_kwargs
 
 if TYPE_CHECKING:
     import gymnasium
@@ -31,6 +35,14 @@ def gymnasium_id(task: str) -> str:
     return ale_id if ale_id in gymnasium.registry else task
 
 
+def is_dmc(task: str) -> bool:
+    """A DeepMind Control Suite task (its references are dm_control's own envs)."""
+    from envhive import catalog  # the measured engine is imported only in its own worker process
+
+    info = catalog.find(task)
+    return info is not None and info.family == "dmc"
+
+
 def reference_env_fn(task: str) -> Callable[[], gymnasium.Env[Any, Any]]:
     """A function making one Gymnasium env doing what envhive's task does: the same id. For Atari
     that is EnvPool's defaults (the DQN recipe envhive's Atari tasks follow): ALE's raw frames
@@ -39,9 +51,14 @@ def reference_env_fn(task: str) -> Callable[[], gymnasium.Env[Any, Any]]:
     preprocessing) would not be like for like."""
     import gymnasium
 
+    if is_dmc(task):  # dm_control's own env (what Shimmy's wrapper does, written here)
+        from envhive.bench.dm_control_env import DmControlGymEnv
+
+        return functools.partial(DmControlGymEnv, task, **task_kwargs())
     gid = gymnasium_id(task)
     if not gid.startswith("ALE/"):
-        return lambda: gymnasium.make(gid)
+        kwargs = task_kwargs()
+        return lambda: gymnasium.make(gid, **kwargs)
 
     def make_atari() -> gymnasium.Env[Any, Any]:
         import ale_py

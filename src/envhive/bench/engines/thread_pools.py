@@ -3,17 +3,35 @@
 from __future__ import annotations
 
 from itertools import islice
+from typing import Any
 
-from envhive.bench.engines.base import Engine, Runner, action_pool, loop, pool_kwargs, pool_runner
+from envhive.bench.engines.base import Engine, Runner, action_pool, loop, pool_kwargs, pool_runner, task_kwargs
 from envhive.bench.engines.reference import atari_rom_id
 
 ENVPOOL_HINT = "envpool not installed: pip install 'envhive[bench]'"
 
 
+# envhive's DMC pixel kwargs in EnvPool's names (EnvPool draws one channel-first frame).
+_ENVPOOL_KWARGS = {"from_pixels": "from_pixels", "height": "render_height", "width": "render_width"}
+
+
+def _envpool_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in kwargs.items():
+        if name == "camera_id":
+            out["render_camera_id"] = value
+        elif name in _ENVPOOL_KWARGS:
+            out[_ENVPOOL_KWARGS[name]] = value
+        else:
+            raise ValueError(f"no EnvPool kwarg for envhive's {name}")
+    return out
+
+
 def _build_envpool(task: str, num_envs: int, batch_size: int, num_threads: int | None, seed: int) -> Runner:
     import envpool
 
-    env = envpool.make(task, env_type="gymnasium", batch_size=batch_size, **pool_kwargs(num_envs, num_threads, seed))
+    kwargs = {"batch_size": batch_size, **pool_kwargs(num_envs, num_threads, seed), **_envpool_kwargs(task_kwargs())}
+    env = envpool.make(task, env_type="gymnasium", **kwargs)
     # EnvPool's action_space is the single-env space, float64 for Box.
     return pool_runner(env, env.action_space, num_envs, batch_size, seed)
 
@@ -51,6 +69,7 @@ ENGINES = (
         _build_envpool,
         batched=True,
         threaded=True,
+        kwargs=True,
     ),
     Engine(
         "ale-vec",
