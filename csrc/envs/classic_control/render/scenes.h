@@ -7,9 +7,16 @@
 #include <map>
 #include <memory>
 
-#include "canvas.h"
+#include "../../pygame/canvas.h"
 
 namespace envhive::classic_control {
+
+// The shared pygame rasterizer (csrc/envs/pygame/).
+using pygame::Canvas;
+using pygame::gfx_coord;
+using pygame::Point;
+using pygame::Rgb;
+using pygame::smoothscale_shrink;
 
 // pygame.math.Vector2((x, y)).rotate_rad(angle): the angle is reduced to [0, 2 pi) with fmod, and
 // multiples of 90 degrees (within 1e-6) are exact swaps -- both change the rounding of sin/cos.

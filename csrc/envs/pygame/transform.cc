@@ -1,8 +1,8 @@
-#include "sprite.h"
+#include "transform.h"
 
 #include <stdexcept>
 
-namespace envhive::classic_control {
+namespace envhive::pygame {
 
 namespace {
 
@@ -108,4 +108,4 @@ RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h, SmoothscaleArit
   return out;
 }
 
-}  // namespace envhive::classic_control
+}  // namespace envhive::pygame

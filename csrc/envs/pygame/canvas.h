@@ -1,7 +1,13 @@
-// A small software rasterizer that draws what Gymnasium's classic-control renderers draw with
-// pygame, pixel for pixel: the same integer rules as pygame.gfxdraw (SDL_gfx) and pygame.draw for
-// the handful of primitives those renderers use. Written from the primitives' documented and
-// observed behaviour; no pygame / SDL_gfx code.
+// A small software rasterizer that draws what Gymnasium's renderers draw with pygame, pixel for
+// pixel: the same integer and float rules as pygame.gfxdraw (SDL_gfx) and pygame.draw for the
+// primitives those renderers use. Written from the primitives' documented and observed behaviour.
+// Shared by every family whose Gymnasium renderer draws with pygame (classic control, Box2D, toy
+// text).
+//
+// Two generations of pygame.draw are here. The classic-control scenes use `line` and `aaline` as
+// pygame 2 draws them; the Box2D and toy-text scenes (Gymnasium 1.4's box2d and toy-text extras
+// install pygame-ce) use the draw_* members, which follow pygame-ce 2.5: its rewritten aaline,
+// its unclipped Bresenham line, its polygon and triangle fills and its filled circle.
 //
 // Coordinates are pygame's (x right, y down, origin top-left). Gymnasium draws the scene with y up
 // and then flips the surface vertically (pygame.transform.flip(surf, False, True)); a Canvas
@@ -10,7 +16,8 @@
 //
 // Conventions shared by every primitive (they matter for equality):
 //  - pygame.gfxdraw takes each coordinate as Python int() of the value -- truncation toward zero
-//    -- stored in a 16-bit int (gfx_coord);
+//    -- stored in a 16-bit int (gfx_coord); pygame-ce's draw functions that take ints truncate a
+//    float to a C int (draw_coord), those that take floats round it to a C float;
 //  - opaque colours are written, not blended; anti-aliased pixels of weight w (0..255) blend with
 //    alpha a = (255 * w) >> 8 as  dst + floor((src - dst) * a / 256)  per channel (a == 255 would
 //    be a plain write, which weights never reach);
@@ -21,9 +28,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sprite.h"
+#include "transform.h"
 
-namespace envhive::classic_control {
+namespace envhive::pygame {
 
 struct Rgb {
   uint8_t r, g, b;
@@ -33,8 +40,14 @@ struct Point {
   int x, y;
 };
 
+struct FPoint {
+  float x, y;
+};
+
 // Python's int(v) for a coordinate handed to pygame.gfxdraw, as the 16-bit value SDL_gfx gets.
 int16_t gfx_coord(double v);
+// A Python float handed to a pygame-ce draw function that takes ints: the C cast (int)v.
+int draw_coord(double v);
 
 class Canvas {
  public:
@@ -62,6 +75,21 @@ class Canvas {
   // pygame.gfxdraw.aacircle / filled_circle.
   void aacircle(int x, int y, int r, Rgb c);
   void filled_circle(int x, int y, int r, Rgb c);
+  // pygame-ce 2.5's pygame.draw (see the top of this file).
+  // pygame.draw.rect(surface, colour, (x, y, w, h)) filled (width 0): SDL_FillRect, clipped.
+  void draw_rect(int x, int y, int w, int h, Rgb c);
+  // pygame.draw.line(surface, colour, start, end) with width 1: Bresenham from start to end, each
+  // pixel dropped when outside (no clipping of the line itself).
+  void draw_line(int x1, int y1, int x2, int y2, Rgb c);
+  // pygame.draw.polygon(surface, colour, points) filled: scanlines with floor / ceil crossings for
+  // more than three points, pygame-ce's triangle fill for three.
+  void draw_polygon(const Point* pts, int n, Rgb c);
+  // pygame.draw.circle(surface, colour, center, radius) filled.
+  void draw_circle(int x, int y, int r, Rgb c);
+  // pygame.draw.aalines(surface, colour, closed, points): pygame-ce's Wu lines on float points,
+  // with its end-point rules between consecutive segments.
+  void draw_aalines(const FPoint* pts, int n, bool closed, Rgb c);
+
   // surface.blit(img, (x, y)) of a per-pixel-alpha image (after pygame.transform.flip(img,
   // flip_x, flip_y)) onto this opaque canvas: dst + (((src - dst) * a + src) >> 8) per channel.
   void blit_alpha(const RgbaImage& img, int x, int y, bool flip_x, bool flip_y);
@@ -76,6 +104,9 @@ class Canvas {
   void put_weighted(int x, int y, Rgb c, int weight);  // anti-aliased pixel, weight 0..255
   void aa_edge(int x1, int y1, int x2, int y2, Rgb c);
   void put_mixed(int x, int y, Rgb c, float brightness);  // pygame.draw's anti-aliased pixel
+  void span(int x1, int x2, int y, Rgb c);               // pygame-ce's clipped horizontal line
+  void filltri(const Point* pts, Rgb c);
+  void ce_aaline(float x1, float y1, float x2, float y2, bool skip_first, bool skip_second, bool extra_pixel, Rgb c);
 
   uint8_t* px_;
   int w_, h_;
@@ -83,4 +114,4 @@ class Canvas {
   std::vector<int> crossings_;  // filled_polygon's per-scanline scratch
 };
 
-}  // namespace envhive::classic_control
+}  // namespace envhive::pygame

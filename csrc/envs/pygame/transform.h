@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../../core/render.h"
+#include "../../core/render.h"
 
-namespace envhive::classic_control {
+namespace envhive::pygame {
 
 // Images are envhive::RgbaImage: four bytes per pixel, rows top first. The filters treat the four
 // channels alike; Canvas::blit_alpha reads them as R, G, B, A.
@@ -25,4 +25,4 @@ SmoothscaleArith default_smoothscale_arith();
 RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h,
                              SmoothscaleArith arith = default_smoothscale_arith());
 
-}  // namespace envhive::classic_control
+}  // namespace envhive::pygame

@@ -1,0 +1,17 @@
+#include "box2d.h"
+
+#include "lunar_lander.h"
+
+namespace envhive {
+
+void register_box2d(TaskRegistry& registry) {
+  using namespace box2d;
+  const std::string family = "box2d";
+  register_task<LunarLanderEnv>(
+      registry, {.id = "LunarLander-v3",
+                 .family = family,
+                 .doc = "Land a rocket on a pad with its main and side engines (Box2D; discrete or continuous throttles).",
+                 .max_episode_steps = 1000});
+}
+
+}  // namespace envhive
