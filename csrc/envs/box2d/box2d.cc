@@ -8,10 +8,19 @@ void register_box2d(TaskRegistry& registry) {
   using namespace box2d;
   const std::string family = "box2d";
   register_task<LunarLanderEnv>(
-      registry, {.id = "LunarLander-v3",
-                 .family = family,
-                 .doc = "Land a rocket on a pad with its main and side engines (Box2D; discrete or continuous throttles).",
-                 .max_episode_steps = 1000});
+      registry,
+      {.id = "LunarLander-v3",
+       .family = family,
+       .doc = "Land a rocket on a pad by firing its main and side engines (Box2D; 4 discrete actions).",
+       .max_episode_steps = 1000},
+      false);
+  register_task<LunarLanderEnv>(
+      registry,
+      {.id = "LunarLanderContinuous-v3",
+       .family = family,
+       .doc = "Land a rocket on a pad by throttling its main and side engines (Box2D; continuous actions).",
+       .max_episode_steps = 1000},
+      true);
 }
 
 }  // namespace envhive

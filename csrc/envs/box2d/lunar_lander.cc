@@ -53,9 +53,9 @@ class LunarLanderEnv::Contacts final : public b2ContactListener {
   LunarLanderEnv& env_;
 };
 
-std::vector<ConfigField> LunarLanderEnv::config() {
+std::vector<ConfigField> LunarLanderEnv::config(bool continuous) {
   return {
-      {"continuous", false, "Box(-1, 1, (2,)) throttles (main engine, side engines) instead of Discrete(4)."},
+      {"continuous", continuous, "Box(-1, 1, (2,)) throttles (main engine, side engines) instead of Discrete(4)."},
       {"gravity", -10.0, "Gravitational acceleration, in (-12, 0)."},
       {"enable_wind", false, "Apply wind and turbulence to the lander while no leg touches the ground."},
       {"wind_power", 15.0, "Largest linear wind force (recommended 0 to 20)."},
@@ -63,7 +63,7 @@ std::vector<ConfigField> LunarLanderEnv::config() {
   };
 }
 
-Spaces LunarLanderEnv::spaces(const Config& c) {
+Spaces LunarLanderEnv::spaces(const Config& c, bool) {
   const double gravity = c.real("gravity");
   if (!(-12.0 < gravity && gravity < 0.0))
     throw std::invalid_argument("gravity (current value: " + std::to_string(gravity) + ") must be between -12 and 0");
@@ -77,7 +77,7 @@ Spaces LunarLanderEnv::spaces(const Config& c) {
   return s;
 }
 
-LunarLanderEnv::LunarLanderEnv(const Config& c, int /*env_id*/)
+LunarLanderEnv::LunarLanderEnv(const Config& c, int /*env_id*/, bool)
     : continuous_(c.flag("continuous")),
       enable_wind_(c.flag("enable_wind")),
       gravity_(c.real("gravity")),

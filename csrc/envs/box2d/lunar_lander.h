@@ -29,9 +29,10 @@ class LunarLanderEnv final : public Env {
   static constexpr int kViewportW = 600, kViewportH = 400, kFps = 50;
   static constexpr double kScale = 30.0;
 
-  static std::vector<ConfigField> config();
-  static Spaces spaces(const Config& c);
-  LunarLanderEnv(const Config& c, int env_id);
+  // `continuous`: the default of the kwarg (LunarLanderContinuous-v3 registers true).
+  static std::vector<ConfigField> config(bool continuous);
+  static Spaces spaces(const Config& c, bool continuous);
+  LunarLanderEnv(const Config& c, int env_id, bool continuous);
   ~LunarLanderEnv() override;
 
   void reset() override;

@@ -548,6 +548,24 @@ void Canvas::draw_rect(int x, int y, int w, int h, Rgb c) {
     for (int xx = x1; xx < x2; ++xx) put(xx, yy, c);
 }
 
+void Canvas::draw_rect_outline(int x, int y, int w, int h, int width, Rgb c) {
+  const int cw = std::min(x + w, w_) - std::max(x, 0), ch = std::min(y + h, h_) - std::max(y, 0);
+  if (cw <= 0 || ch <= 0) return;
+  if (!(width > 0 && 2 * width < cw && 2 * width < ch)) {
+    draw_rect(x, y, w, h, c);
+    return;
+  }
+  const int x1 = x, y1 = y, x2 = x + w - 1, y2 = y + h - 1;
+  for (int i = 0; i < width; ++i) {
+    span(x1, x2, y1 + i, c);
+    span(x1, x2, y2 - i, c);
+  }
+  for (int i = 0; i < (y2 - y1) - 2 * width + 1; ++i) {
+    span(x1, x1 + width - 1, y1 + width + i, c);
+    span(x2 - width + 1, x2, y1 + width + i, c);
+  }
+}
+
 void Canvas::draw_line(int x1, int y1, int x2, int y2, Rgb c) {
   if (y1 == y2 || x1 == x2) {  // straight: every pixel from start to end
     const int n = std::max(std::abs(x2 - x1), std::abs(y2 - y1));

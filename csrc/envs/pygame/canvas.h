@@ -78,6 +78,9 @@ class Canvas {
   // pygame-ce 2.5's pygame.draw (see the top of this file).
   // pygame.draw.rect(surface, colour, (x, y, w, h)) filled (width 0): SDL_FillRect, clipped.
   void draw_rect(int x, int y, int w, int h, Rgb c);
+  // pygame.draw.rect(surface, colour, (x, y, w, h), width): the outline `width` pixels thick when
+  // twice that is less than the visible rect's sides, else the rect filled.
+  void draw_rect_outline(int x, int y, int w, int h, int width, Rgb c);
   // pygame.draw.line(surface, colour, start, end) with width 1: Bresenham from start to end, each
   // pixel dropped when outside (no clipping of the line itself).
   void draw_line(int x1, int y1, int x2, int y2, Rgb c);

@@ -1,5 +1,6 @@
 #include "transform.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace envhive::pygame {
@@ -104,6 +105,24 @@ RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h, SmoothscaleArit
                 static_cast<size_t>(w) * 4);
   } else {
     out.rgba = cur->rgba;
+  }
+  return out;
+}
+
+RgbaImage scale_nearest(const RgbaImage& src, int w, int h) {
+  if (w <= 0 || h <= 0 || src.width <= 0 || src.height <= 0) throw std::invalid_argument("scale_nearest: empty image");
+  RgbaImage out;
+  out.width = w;
+  out.height = h;
+  out.rgba.resize(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  const uint32_t incx = (static_cast<uint32_t>(src.width) << 16) / static_cast<uint32_t>(w);
+  const uint32_t incy = (static_cast<uint32_t>(src.height) << 16) / static_cast<uint32_t>(h);
+  uint32_t posy = incy / 2;
+  for (int y = 0; y < h; ++y, posy += incy) {
+    const uint8_t* row = &src.rgba[static_cast<size_t>(posy >> 16) * static_cast<size_t>(src.width) * 4];
+    uint8_t* d = &out.rgba[static_cast<size_t>(y) * static_cast<size_t>(w) * 4];
+    uint32_t posx = incx / 2;
+    for (int x = 0; x < w; ++x, posx += incx, d += 4) std::memcpy(d, row + static_cast<size_t>(posx >> 16) * 4, 4);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// RGBA images for the one scene that blits a picture (Pendulum's torque arrow): pygame's
+// pygame.transform for RGBA images (Pendulum's torque arrow, the toy-text sprites): pygame's
 // smoothscale (area-averaging shrink) and its per-pixel-alpha blit onto an opaque surface.
 #pragma once
 
@@ -24,5 +24,9 @@ SmoothscaleArith default_smoothscale_arith();
 // (including its 16-bit accumulators, which wrap). An unchanged axis is copied.
 RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h,
                              SmoothscaleArith arith = default_smoothscale_arith());
+
+// pygame.transform.scale(img, (w, h)): SDL's nearest-neighbour stretch. Output pixel (x, y) is
+// source pixel ((x * incx + incx / 2) >> 16, (y * incy + incy / 2) >> 16), inc = (src << 16) / dst.
+RgbaImage scale_nearest(const RgbaImage& src, int w, int h);
 
 }  // namespace envhive::pygame

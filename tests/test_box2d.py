@@ -1,0 +1,206 @@
+"""Gymnasium's Box2D tasks on envhive's native pool (envhive._box2d) against Gymnasium 1.4 itself.
+
+envhive runs Box2D compiled from pybox2d's own C++ sources (the tree of the box2d 2.3.10 wheel
+Gymnasium installs) without FMA contraction, builds the same bodies, fixtures and joints in the same
+order as Gymnasium through pybox2d, and draws the same np_random numbers: every comparison here is
+exact (observations, rewards, flags, final observations, frames), with tolerance 0.
+
+Episodes are kept short where a task's own episodes are long (max_episode_steps on both sides), so
+the lock-step runs cross many episode ends and resets in every autoreset mode within seconds.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import envhive
+from helpers import MODE_NAMES, assert_same, gym_vec, lockstep
+
+pytest.importorskip("Box2D", reason="the reference, Gymnasium's Box2D envs, needs the box2d extra")
+
+NUM_ENVS = 3
+
+
+def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _run(task_id: str, mode: str, seed: int, n_steps: int, policy: Any = None, **kwargs: Any) -> Any:
+    hive = envhive.make(task_id, num_envs=NUM_ENVS, seed=seed, autoreset_mode=mode, **kwargs)
+    ref = _quiet(gym_vec, task_id, NUM_ENVS, mode, **kwargs)
+    try:
+        return lockstep(hive, ref, mode, seed, n_steps, policy=policy, action_seed=seed)
+    finally:
+        hive.close()
+        ref.close()
+
+
+# ----------------------------------------------------------------------------------- LunarLander
+def _lander_pilot(continuous: bool, noise: float = 0.2) -> Any:
+    """Gymnasium's own heuristic pilot with some random actions mixed in: it lands (legs touch the
+    ground, the lander falls asleep: +100) as well as crashing and flying off."""
+    from gymnasium.envs.box2d.lunar_lander import heuristic
+
+    class Spec:  # what heuristic() reads of the env
+        unwrapped = None
+        continuous = False
+
+    spec = Spec()
+    spec.unwrapped, spec.continuous = spec, continuous
+
+    def policy(obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        actions = np.array([heuristic(spec, o) for o in obs])
+        noisy = rng.random(len(obs)) < noise
+        if continuous:
+            actions = np.where(noisy[:, None], rng.uniform(-1.5, 1.5, size=actions.shape), actions)
+            return actions.astype(np.float32)
+        return np.where(noisy, rng.integers(0, 4, size=len(obs)), actions)
+
+    return policy
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+def test_lunar_lander_random_play_matches_gymnasium(mode: str) -> None:
+    for seed in (0, 1):
+        stats = _run("LunarLander-v3", mode, seed, 250)
+        assert stats.episodes.min() >= 2, "random play crashes within ~100 steps"
+
+
+LANDER_KWARGS = [
+    {},
+    {"continuous": True},
+    {"enable_wind": True},
+    {"continuous": True, "gravity": -4.5, "enable_wind": True, "wind_power": 19.5, "turbulence_power": 1.9},
+]
+
+
+@pytest.mark.parametrize("kwargs", LANDER_KWARGS, ids=["discrete", "continuous", "wind", "all-kwargs"])
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_lunar_lander_landings_match_gymnasium(kwargs: dict[str, Any], mode: str) -> None:
+    policy = _lander_pilot(kwargs.get("continuous", False))
+    landed = 0
+    for seed in (3, 4):
+        # A 300-step limit ends the episodes of a pilot that hovers too long.
+        limited = {**kwargs, "max_episode_steps": 300}
+        hive = envhive.make("LunarLander-v3", num_envs=NUM_ENVS, seed=seed, autoreset_mode=mode, **limited)
+        ref = _quiet(gym_vec, "LunarLander-v3", NUM_ENVS, mode, **limited)
+        rewards: list[np.ndarray] = []
+
+        def watched(obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+            rewards.append(obs[:, 6:].sum(axis=1))  # leg contacts
+            return policy(obs, rng)
+
+        stats = lockstep(hive, ref, mode, seed, 650, policy=watched, action_seed=seed)
+        hive.close()
+        ref.close()
+        assert stats.episodes.min() >= 1
+        landed += int(np.concatenate(rewards).max() == 2)
+    assert landed == 2, "the pilot should put both legs down in every run"
+
+
+def test_lunar_lander_rewards_include_the_landing_bonus() -> None:
+    # The episode ends with +100 when the lander comes to rest (Box2D puts it to sleep).
+    env = envhive.make("LunarLander-v3", num_envs=4, seed=5)
+    ref = _quiet(gym_vec, "LunarLander-v3", 4)
+    policy = _lander_pilot(False, noise=0.0)
+    obs, _ = env.reset()
+    assert_same(obs, ref.reset(seed=5)[0])
+    rng = np.random.default_rng(0)
+    bonus = 0
+    for _ in range(700):
+        a = policy(obs, rng)
+        obs, rew, term, trunc, _ = env.step(a)
+        g = ref.step(a)
+        assert_same(obs, g[0])
+        assert_same(rew, g[1])
+        bonus += int((rew[term] == 100).sum())
+    assert bonus >= 2
+    env.close()
+    ref.close()
+
+
+def test_lunar_lander_kwarg_changes_the_mdp() -> None:
+    # Guards the kwarg tests against a kwarg that is accepted but ignored.
+    out = []
+    for kwargs in ({}, {"gravity": -2.0}, {"enable_wind": True}):
+        env = envhive.make("LunarLander-v3", num_envs=1, seed=0, **kwargs)
+        env.reset()
+        for _ in range(30):
+            obs = env.step(np.array([0]))[0]
+        out.append(obs.copy())
+    assert not np.array_equal(out[0], out[1]) and not np.array_equal(out[0], out[2])
+
+
+def test_lunar_lander_spaces_equal_gymnasiums() -> None:
+    for kwargs in ({}, {"continuous": True}):
+        hive = envhive.make("LunarLander-v3", num_envs=2, **kwargs)
+        ref = _quiet(gymnasium.make, "LunarLander-v3", **kwargs)
+        assert hive.single_observation_space == ref.observation_space
+        assert hive.single_action_space == ref.action_space
+        assert hive.single_observation_space.dtype == ref.observation_space.dtype
+        hive.close()
+        ref.close()
+    assert envhive.make_spec("LunarLander-v3").max_episode_steps == gymnasium.spec("LunarLander-v3").max_episode_steps
+
+
+# ----------------------------------------------------------------------------------- frames
+def _frames_match(task_id: str, seed: int, n_steps: int, every: int, policy: Any, **kwargs: Any) -> int:
+    """Step Gymnasium's env and envhive's in lock step; compare the frames every `every` steps
+    (frames not drawn in between matter: LunarLander's particles age only when a frame is drawn)."""
+    pytest.importorskip("pygame")
+    ref = _quiet(gymnasium.make, task_id, render_mode="rgb_array", **kwargs)
+    hive = envhive.make(task_id, num_envs=1, seed=seed, render_mode="rgb_array", **kwargs)
+    try:
+        g_obs, _ = ref.reset(seed=seed)
+        h_obs, _ = hive.reset()
+        rng = np.random.default_rng(seed)
+        compared = 0
+        for t in range(n_steps):
+            assert_same(h_obs[0], g_obs, what=f"{task_id} state at step {t}")
+            if t % every == 0:
+                frame = hive.render()[0]
+                np.testing.assert_array_equal(frame, ref.render(), err_msg=f"{task_id} seed {seed} frame at step {t}")
+                compared += 1
+            action = policy(h_obs, rng)
+            g_obs, _, g_term, g_trunc, _ = ref.step(action[0])
+            h_obs, *_ = hive.step(action)
+            if g_term or g_trunc:
+                break
+        return compared
+    finally:
+        hive.close()
+        ref.close()
+
+
+@pytest.mark.parametrize(("kwargs", "every"), [({}, 1), ({"continuous": True}, 3)], ids=["discrete", "continuous"])
+def test_lunar_lander_frames_equal_gymnasiums(kwargs: dict[str, Any], every: int) -> None:
+    policy = _lander_pilot(kwargs.get("continuous", False))
+    compared = sum(_frames_match("LunarLander-v3", seed, 400, every, policy, **kwargs) for seed in (0, 7))
+    assert compared >= 40
+
+
+# ----------------------------------------------------------------------------------- bad input
+def test_lunar_lander_bad_actions_and_kwargs() -> None:
+    env = envhive.make("LunarLander-v3", num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError, match=r"action 4 for env 1 .*Discrete\(4\)"):
+        env.step(np.array([0, 4]))
+    with pytest.raises(ValueError, match=r"action -1 for env 0"):
+        env.step(np.array([-1, 0]))
+    cont = envhive.make("LunarLander-v3", num_envs=2, continuous=True)
+    cont.reset()
+    with pytest.raises(ValueError, match="env 1.*not finite"):
+        cont.step(np.array([[0.0, 0.0], [np.nan, 0.5]], dtype=np.float32))
+    # the pool is still usable after refused actions
+    assert cont.step(np.zeros((2, 2), dtype=np.float32))[0].shape == (2, 8)
+    with pytest.raises(ValueError, match="gravity .* must be between -12 and 0"):
+        envhive.make("LunarLander-v3", gravity=3.0)
+    with pytest.raises(TypeError, match="continuous"):
+        envhive.make("LunarLander-v3", continuous="yes")
