@@ -7,11 +7,9 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-from process_envs import DICT_WALK
-
 from envhive.bench import ENGINES, Measurement, Settings
 from envhive.cli import main
+from process_envs import DICT_WALK
 
 
 def test_bench_runs_process_backend_ids_and_the_ceiling(capsys) -> None:
