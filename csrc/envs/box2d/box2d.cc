@@ -1,5 +1,6 @@
 #include "box2d.h"
 
+#include "bipedal_walker.h"
 #include "lunar_lander.h"
 
 namespace envhive {
@@ -20,6 +21,20 @@ void register_box2d(TaskRegistry& registry) {
        .family = family,
        .doc = "Land a rocket on a pad by throttling its main and side engines (Box2D; continuous actions).",
        .max_episode_steps = 1000},
+      true);
+  register_task<BipedalWalkerEnv>(
+      registry,
+      {.id = "BipedalWalker-v3",
+       .family = family,
+       .doc = "Walk a two-legged robot over rough terrain by torquing its hips and knees (Box2D; lidar).",
+       .max_episode_steps = 1600},
+      false);
+  register_task<BipedalWalkerEnv>(
+      registry,
+      {.id = "BipedalWalkerHardcore-v3",
+       .family = family,
+       .doc = "Walk a two-legged robot over stumps, stairs and pits by torquing its hips and knees (Box2D).",
+       .max_episode_steps = 2000},
       true);
 }
 

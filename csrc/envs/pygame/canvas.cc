@@ -25,7 +25,7 @@ int16_t gfx_coord(double v) {
 
 void Canvas::fill(Rgb c) {
   uint8_t* p = px_;
-  const size_t n = static_cast<size_t>(w_) * static_cast<size_t>(h_);
+  const size_t n = static_cast<size_t>(w_ - x0_) * static_cast<size_t>(h_);
   if (c.r == c.g && c.g == c.b) {
     std::memset(p, c.r, n * 3);
     return;
@@ -529,7 +529,7 @@ void Canvas::blit_alpha(const RgbaImage& img, int x0, int y0, bool flip_x, bool 
     const int sj = flip_y ? img.height - 1 - j : j;
     for (int i = 0; i < img.width; ++i) {
       const int x = x0 + i;
-      if (x < 0 || x >= w_) continue;
+      if (!inside(x, y)) continue;
       const int si = flip_x ? img.width - 1 - i : i;
       const uint8_t* s = &img.rgba[(static_cast<size_t>(sj) * static_cast<size_t>(img.width) + static_cast<size_t>(si)) * 4];
       const int a = s[3];

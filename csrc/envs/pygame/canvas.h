@@ -51,8 +51,11 @@ int draw_coord(double v);
 
 class Canvas {
  public:
-  // Draws into `rgb` (h x w x 3, caller-owned), flipping y when flip_y.
-  Canvas(uint8_t* rgb, int w, int h, bool flip_y) : px_(rgb), w_(w), h_(h), flip_y_(flip_y) {}
+  // Draws into `rgb` (h x w x 3, caller-owned), flipping y when flip_y. With x0 > 0 the surface
+  // is w wide but only its columns x0 .. w - 1 are kept: `rgb` is h x (w - x0) x 3 (a frame that
+  // shows the right end of a wider surface, as BipedalWalker's does; every primitive clips to the
+  // whole surface, as pygame's do).
+  Canvas(uint8_t* rgb, int w, int h, bool flip_y, int x0 = 0) : px_(rgb), w_(w), h_(h), x0_(x0), flip_y_(flip_y) {}
   int width() const { return w_; }
   int height() const { return h_; }
 
@@ -89,6 +92,8 @@ class Canvas {
   void draw_polygon(const Point* pts, int n, Rgb c);
   // pygame.draw.circle(surface, colour, center, radius) filled.
   void draw_circle(int x, int y, int r, Rgb c);
+  // pygame.draw.aaline(surface, colour, start, end): one segment with both end points.
+  void draw_aaline(FPoint a, FPoint b, Rgb c) { ce_aaline(a.x, a.y, b.x, b.y, false, false, false, c); }
   // pygame.draw.aalines(surface, colour, closed, points): pygame-ce's Wu lines on float points,
   // with its end-point rules between consecutive segments.
   void draw_aalines(const FPoint* pts, int n, bool closed, Rgb c);
@@ -98,10 +103,10 @@ class Canvas {
   void blit_alpha(const RgbaImage& img, int x, int y, bool flip_x, bool flip_y);
 
  private:
-  bool inside(int x, int y) const { return x >= 0 && x < w_ && y >= 0 && y < h_; }
+  bool inside(int x, int y) const { return x >= x0_ && x < w_ && y >= 0 && y < h_; }
   uint8_t* at(int x, int y) const {
     const int row = flip_y_ ? h_ - 1 - y : y;
-    return px_ + (static_cast<size_t>(row) * static_cast<size_t>(w_) + static_cast<size_t>(x)) * 3;
+    return px_ + (static_cast<size_t>(row) * static_cast<size_t>(w_ - x0_) + static_cast<size_t>(x - x0_)) * 3;
   }
   void put(int x, int y, Rgb c);                    // opaque
   void put_weighted(int x, int y, Rgb c, int weight);  // anti-aliased pixel, weight 0..255
@@ -113,6 +118,7 @@ class Canvas {
 
   uint8_t* px_;
   int w_, h_;
+  int x0_;  // the first column kept
   bool flip_y_;
   std::vector<int> crossings_;  // filled_polygon's per-scanline scratch
 };
