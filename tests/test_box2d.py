@@ -150,6 +150,66 @@ def test_lunar_lander_spaces_equal_gymnasiums() -> None:
     assert envhive.make_spec("LunarLander-v3").max_episode_steps == gymnasium.spec("LunarLander-v3").max_episode_steps
 
 
+def test_lunar_lander_continuous_id_matches_gymnasium() -> None:
+    for mode in ("next_step", "same_step"):
+        _run("LunarLanderContinuous-v3", mode, 8, 150)
+    assert envhive.make_spec("LunarLanderContinuous-v3").config["continuous"] is True
+
+
+# ----------------------------------------------------------------------------------- BipedalWalker
+def _walker_pilot(obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Gymnasium's heuristic walker, one per env, fed with the env's own observation, plus noise
+    (it walks, falls, and its lidar sees stumps and stairs)."""
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    global _walkers
+    if len(_walkers) != len(obs):
+        _walkers = [BipedalWalkerHeuristics() for _ in obs]
+    actions = np.stack([w.step_heuristic(o) for w, o in zip(_walkers, obs, strict=True)])
+    return (actions + rng.normal(0, 0.3, size=actions.shape)).astype(np.float32)
+
+
+_walkers: list[Any] = []
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("task_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_bipedal_walker_random_play_matches_gymnasium(task_id: str, mode: str) -> None:
+    # Random torques: the walker falls on its hull (-100) or the 120-step limit ends the episode.
+    for seed in (0, 1):
+        hive = envhive.make(task_id, num_envs=NUM_ENVS, seed=seed, autoreset_mode=mode, max_episode_steps=120)
+        ref = _quiet(gym_vec, task_id, NUM_ENVS, mode, max_episode_steps=120)
+        stats = lockstep(hive, ref, mode, seed, 260, action_seed=seed)
+        hive.close()
+        ref.close()
+        assert stats.episodes.min() >= 2
+
+
+@pytest.mark.parametrize(("task_id", "kwargs"), [("BipedalWalker-v3", {}), ("BipedalWalker-v3", {"hardcore": True})])
+def test_bipedal_walker_walking_matches_gymnasium(task_id: str, kwargs: dict[str, Any]) -> None:
+    # Gymnasium's walking heuristic covers the terrain (its obstacles in hardcore mode) and the
+    # world kept across resets, which Gymnasium never rebuilds.
+    _walkers.clear()
+    hive = envhive.make(task_id, num_envs=2, seed=7, max_episode_steps=400, **kwargs)
+    ref = _quiet(gym_vec, task_id, 2, max_episode_steps=400, **kwargs)
+    stats = lockstep(hive, ref, "next_step", 7, 900, policy=_walker_pilot, action_seed=7)
+    hive.close()
+    ref.close()
+    assert stats.episodes.min() >= 2
+
+
+def test_bipedal_walker_spaces_equal_gymnasiums() -> None:
+    for task_id in ("BipedalWalker-v3", "BipedalWalkerHardcore-v3"):
+        hive = envhive.make(task_id, num_envs=2)
+        ref = _quiet(gymnasium.make, task_id)
+        assert hive.single_observation_space == ref.observation_space
+        assert hive.single_action_space == ref.action_space
+        assert envhive.make_spec(task_id).max_episode_steps == gymnasium.spec(task_id).max_episode_steps
+        hive.close()
+        ref.close()
+    assert envhive.make_spec("BipedalWalkerHardcore-v3").config["hardcore"] is True
+
+
 # ----------------------------------------------------------------------------------- frames
 def _frames_match(task_id: str, seed: int, n_steps: int, every: int, policy: Any, **kwargs: Any) -> int:
     """Step Gymnasium's env and envhive's in lock step; compare the frames every `every` steps
@@ -183,6 +243,15 @@ def _frames_match(task_id: str, seed: int, n_steps: int, every: int, policy: Any
 def test_lunar_lander_frames_equal_gymnasiums(kwargs: dict[str, Any], every: int) -> None:
     policy = _lander_pilot(kwargs.get("continuous", False))
     compared = sum(_frames_match("LunarLander-v3", seed, 400, every, policy, **kwargs) for seed in (0, 7))
+    assert compared >= 40
+
+
+@pytest.mark.parametrize(("task_id", "every"), [("BipedalWalker-v3", 4), ("BipedalWalkerHardcore-v3", 3)])
+def test_bipedal_walker_frames_equal_gymnasiums(task_id: str, every: int) -> None:
+    # Frames every few steps as the walker walks (the frame scrolls with it; the lidar ray drawn
+    # advances per frame).
+    _walkers.clear()
+    compared = sum(_frames_match(task_id, seed, 240, every, _walker_pilot) for seed in (0, 3))
     assert compared >= 40
 
 
