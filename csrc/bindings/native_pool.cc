@@ -69,6 +69,7 @@ NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOp
   if (!task) throw nb::key_error(("unknown task id '" + task_id + "'").c_str());
   const Config cfg = config_from_py(*task, config);
   task_id_ = task_id;
+  if (task->meta.images_at_start) load_render_images(task_id, task->meta.render_images);
   {
     nb::gil_scoped_release release;  // building envs can take long (Atari: ~85 ms each)
     pool_ = std::make_unique<Pool>(*task, cfg, options, seeds);

@@ -39,6 +39,9 @@ struct TaskMeta {
   // Images the task's renderer draws: {name, PNG file}. The bindings read each once per process
   // before the first frame (RenderImages); a pool that never renders never reads them.
   std::vector<std::pair<std::string, std::string>> render_images = {};
+  // The task's observations draw its render images too (CarRacing's reward text): the bindings
+  // read them when a pool is made, not at its first frame.
+  bool images_at_start = false;
 };
 
 // The declaration of the config field every task has (its doc is written once, here).

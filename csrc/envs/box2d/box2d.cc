@@ -1,6 +1,7 @@
 #include "box2d.h"
 
 #include "bipedal_walker.h"
+#include "car_racing.h"
 #include "lunar_lander.h"
 
 namespace envhive {
@@ -36,6 +37,15 @@ void register_box2d(TaskRegistry& registry) {
        .doc = "Walk a two-legged robot over stumps, stairs and pits by torquing its hips and knees (Box2D).",
        .max_episode_steps = 2000},
       true);
+  register_task<CarRacingEnv>(
+      registry, {.id = "CarRacing-v3",
+                 .family = family,
+                 .doc = "Race a top-down car around a random track from its 96x96 pixels (Box2D; pygame's frame).",
+                 .max_episode_steps = 1000,
+                 .reset_options = {{"randomize", "with domain_randomize: draw new colours at this reset (default "
+                                                 "True)"}},
+                 .render_images = CarRacingText::images(),
+                 .images_at_start = true});
 }
 
 }  // namespace envhive

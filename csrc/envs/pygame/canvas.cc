@@ -591,6 +591,48 @@ void Canvas::draw_line(int x1, int y1, int x2, int y2, Rgb c) {
   put(x2, y2, c);
 }
 
+void Canvas::draw_line_wide(int x1, int y1, int x2, int y2, int width, Rgb c) {
+  if (width < 1) return;
+  if (width == 1) {
+    draw_line(x1, y1, x2, y2, c);
+    return;
+  }
+  const int extra = 1 - (width % 2);
+  width /= 2;
+  const bool steep = std::abs(x1 - x2) <= std::abs(y1 - y2);  // thickness grows along x
+  // The whole line (grown by its width) outside the surface: nothing to draw.
+  const int left = std::min(x1, x2) - (steep ? width : 0), right = std::max(x1, x2) + (steep ? width : 0);
+  const int top = std::min(y1, y2) - (steep ? 0 : width), bottom = std::max(y1, y2) + (steep ? 0 : width);
+  if (right < 0 || bottom < 0 || w_ <= left || h_ <= top) return;
+  auto across = [&](int x, int y) {  // one step's span
+    if (steep) {
+      if (y >= 0 && y < h_) span(std::max(x - width + extra, 0), std::min(w_ - 1, x + width), y, c);
+    } else if (x >= 0 && x < w_) {
+      for (int yy = std::max(y - width + extra, 0); yy <= std::min(h_ - 1, y + width); ++yy) put(x, yy, c);
+    }
+  };
+  if (x1 == x2 && y1 == y2) {  // a point: one row
+    const int from = std::max(x1 - width + extra, 0), to = std::min(w_ - 1, x1 + width);
+    if (from <= to) span(from, to, y1, c);
+    return;
+  }
+  const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
+  const int sx = x2 > x1 ? 1 : -1, sy = y2 > y1 ? 1 : -1;
+  int err = (dx > dy ? dx : -dy) / 2;
+  while (steep ? y1 != y2 + sy : x1 != x2 + sx) {
+    across(x1, y1);
+    const int e2 = err;
+    if (e2 > -dx) {
+      err -= dy;
+      x1 += sx;
+    }
+    if (e2 < dy) {
+      err += dx;
+      y1 += sy;
+    }
+  }
+}
+
 void Canvas::span(int x1, int x2, int y, Rgb c) {
   if (y < 0 || y >= h_) return;
   if (x2 < x1) std::swap(x1, x2);

@@ -87,6 +87,9 @@ class Canvas {
   // pygame.draw.line(surface, colour, start, end) with width 1: Bresenham from start to end, each
   // pixel dropped when outside (no clipping of the line itself).
   void draw_line(int x1, int y1, int x2, int y2, Rgb c);
+  // pygame.draw.line / lines with width > 1: Bresenham, each step a span `width` thick across
+  // the line (rows for a steep line, columns for a flat one).
+  void draw_line_wide(int x1, int y1, int x2, int y2, int width, Rgb c);
   // pygame.draw.polygon(surface, colour, points) filled: scanlines with floor / ceil crossings for
   // more than three points, pygame-ce's triangle fill for three.
   void draw_polygon(const Point* pts, int n, Rgb c);

@@ -109,6 +109,21 @@ RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h, SmoothscaleArit
   return out;
 }
 
+void smoothscale_rgb(const uint8_t* src, int w, int h, uint8_t* dst, int dw, int dh, SmoothscaleArith arith) {
+  RgbaImage rgba;
+  rgba.width = w;
+  rgba.height = h;
+  rgba.rgba.resize(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  const size_t n = static_cast<size_t>(w) * static_cast<size_t>(h);
+  for (size_t i = 0; i < n; ++i) {
+    std::memcpy(&rgba.rgba[i * 4], src + i * 3, 3);
+    rgba.rgba[i * 4 + 3] = 255;  // the surface's unused byte: filtered on its own lane, dropped
+  }
+  const RgbaImage out = smoothscale_shrink(rgba, dw, dh, arith);
+  const size_t m = static_cast<size_t>(dw) * static_cast<size_t>(dh);
+  for (size_t i = 0; i < m; ++i) std::memcpy(dst + i * 3, &out.rgba[i * 4], 3);
+}
+
 RgbaImage scale_nearest(const RgbaImage& src, int w, int h) {
   if (w <= 0 || h <= 0 || src.width <= 0 || src.height <= 0) throw std::invalid_argument("scale_nearest: empty image");
   RgbaImage out;

@@ -25,6 +25,11 @@ SmoothscaleArith default_smoothscale_arith();
 RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h,
                              SmoothscaleArith arith = default_smoothscale_arith());
 
+// pygame.transform.smoothscale of an opaque RGB surface (h x w x 3, rows top first) to dw x dh
+// (a shrink on both axes), into `dst` (dh x dw x 3).
+void smoothscale_rgb(const uint8_t* src, int w, int h, uint8_t* dst, int dw, int dh,
+                     SmoothscaleArith arith = default_smoothscale_arith());
+
 // pygame.transform.scale(img, (w, h)): SDL's nearest-neighbour stretch. Output pixel (x, y) is
 // source pixel ((x * incx + incx / 2) >> 16, (y * incy + incy / 2) >> 16), inc = (src << 16) / dst.
 RgbaImage scale_nearest(const RgbaImage& src, int w, int h);
