@@ -59,10 +59,15 @@ void Canvas::put_weighted(int x, int y, Rgb c, int weight) {
 
 void Canvas::hline(int x1, int x2, int y, Rgb c) {
   if (x1 > x2) std::swap(x1, x2);
-  if (y < 0 || y >= h_ || x2 < 0 || x1 >= w_) return;
-  x1 = std::max(x1, 0);
+  if (y < 0 || y >= h_ || x2 < x0_ || x1 >= w_) return;
+  x1 = std::max(x1, x0_);
   x2 = std::min(x2, w_ - 1);
-  for (int x = x1; x <= x2; ++x) put(x, y, c);
+  uint8_t* p = at(x1, y);
+  for (int x = x1; x <= x2; ++x, p += 3) {
+    p[0] = c.r;
+    p[1] = c.g;
+    p[2] = c.b;
+  }
 }
 
 void Canvas::vline(int x, int y1, int y2, Rgb c) {
@@ -355,7 +360,8 @@ void Canvas::filled_polygon(const Point* pts, int n, Rgb c) {
     miny = std::min(miny, pts[i].y);
     maxy = std::max(maxy, pts[i].y);
   }
-  for (int y = miny; y <= maxy; ++y) {
+  // Scanlines off the canvas draw nothing: only the visible ones are walked.
+  for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
     crossings_.clear();
     for (int i = 0; i < n; ++i) {
       const Point& p = pts[i == 0 ? n - 1 : i - 1];
@@ -633,13 +639,7 @@ void Canvas::draw_line_wide(int x1, int y1, int x2, int y2, int width, Rgb c) {
   }
 }
 
-void Canvas::span(int x1, int x2, int y, Rgb c) {
-  if (y < 0 || y >= h_) return;
-  if (x2 < x1) std::swap(x1, x2);
-  x1 = std::max(x1, 0);
-  x2 = std::min(x2, w_ - 1);
-  for (int x = x1; x <= x2; ++x) put(x, y, c);
-}
+void Canvas::span(int x1, int x2, int y, Rgb c) { hline(x1, x2, y, c); }
 
 void Canvas::filltri(const Point* pts, Rgb c) {
   Point p0 = pts[0], p1 = pts[1], p2 = pts[2];
@@ -654,7 +654,7 @@ void Canvas::filltri(const Point* pts, Rgb c) {
   const float d1 = static_cast<float>((p2.x - p0.x) / ((p2.y - p0.y) + 1e-17));
   const float d2 = static_cast<float>((p1.x - p0.x) / ((p1.y - p0.y) + 1e-17));
   const float d3 = static_cast<float>((p2.x - p1.x) / ((p2.y - p1.y) + 1e-17));
-  for (int y = p0.y; y <= p2.y; ++y) {
+  for (int y = std::max(p0.y, 0); y <= std::min(p2.y, h_ - 1); ++y) {  // rows off the canvas draw nothing
     const int x1 = p0.x + static_cast<int>(static_cast<float>(y - p0.y) * d1);
     const int x2 = y < p1.y ? p0.x + static_cast<int>(static_cast<float>(y - p0.y) * d2)
                             : p1.x + static_cast<int>(static_cast<float>(y - p1.y) * d3);
@@ -683,7 +683,8 @@ void Canvas::draw_polygon(const Point* pts, int n, Rgb c) {
     return;
   }
   crossings_.resize(static_cast<size_t>(n));
-  for (int y = miny; y <= maxy; ++y) {
+  // Scanlines off the canvas draw nothing: only the visible ones are walked.
+  for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
     int count = 0;
     for (int i = 0; i < n; ++i) {
       const Point& a = pts[i == 0 ? n - 1 : i - 1];
