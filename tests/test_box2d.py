@@ -210,6 +210,78 @@ def test_bipedal_walker_spaces_equal_gymnasiums() -> None:
     assert envhive.make_spec("BipedalWalkerHardcore-v3").config["hardcore"] is True
 
 
+# ----------------------------------------------------------------------------------- CarRacing
+def _driver(continuous: bool) -> Any:
+    """Mostly full throttle with random steering and some braking: the car leaves the start,
+    visits tiles (+1000/N each), skids onto the grass and back."""
+
+    def policy(obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        n = len(obs)
+        if not continuous:
+            return rng.choice(5, size=n, p=[0.1, 0.2, 0.2, 0.4, 0.1])
+        steer = rng.uniform(-1.2, 1.2, n)
+        gas = rng.uniform(0.3, 1.1, n)
+        brake = np.where(rng.random(n) < 0.2, rng.uniform(0, 1, n), 0.0)
+        return np.stack([steer, gas, brake], axis=1).astype(np.float32)
+
+    return policy
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+def test_car_racing_matches_gymnasium(mode: str) -> None:
+    # The observation is the 96x96 frame Gymnasium draws with pygame at every step: compared
+    # exactly, as are rewards, flags and the lap_finished info.
+    pytest.importorskip("pygame")
+    hive = envhive.make("CarRacing-v3", num_envs=2, seed=4, autoreset_mode=mode, max_episode_steps=25)
+    ref = _quiet(gym_vec, "CarRacing-v3", 2, mode, max_episode_steps=25)
+    stats = lockstep(hive, ref, mode, 4, 55, policy=_driver(True), action_seed=4, infos=True)
+    hive.close()
+    ref.close()
+    assert stats.episodes.min() >= 2
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"continuous": False}, {"domain_randomize": True}, {"lap_complete_percent": 0.0}],
+    ids=["discrete", "domain-randomize", "lap-at-once"],
+)
+def test_car_racing_kwargs_match_gymnasium(kwargs: dict[str, Any]) -> None:
+    # lap_complete_percent=0: touching the start tile (at reset) completes the lap, so every
+    # episode ends at its first step with lap_finished.
+    pytest.importorskip("pygame")
+    hive = envhive.make("CarRacing-v3", num_envs=2, seed=6, max_episode_steps=20, **kwargs)
+    ref = _quiet(gym_vec, "CarRacing-v3", 2, max_episode_steps=20, **kwargs)
+    stats = lockstep(hive, ref, "next_step", 6, 42, policy=_driver(kwargs.get("continuous", True)), infos=True)
+    hive.close()
+    ref.close()
+    if kwargs.get("lap_complete_percent") == 0.0:
+        assert stats.terminated.min() >= 10
+
+
+def test_car_racing_keeps_its_colours_on_request() -> None:
+    # reset(options={"randomize": False}) keeps the last colours (domain_randomize only).
+    pytest.importorskip("pygame")
+    hive = envhive.make("CarRacing-v3", num_envs=2, seed=3, domain_randomize=True)
+    ref = _quiet(gym_vec, "CarRacing-v3", 2, domain_randomize=True)
+    assert_same(hive.reset()[0], ref.reset(seed=3)[0])
+    assert_same(hive.reset(options={"randomize": False})[0], ref.reset(options={"randomize": False})[0])
+    assert_same(hive.reset(options={"randomize": True})[0], ref.reset(options={"randomize": True})[0])
+    hive.close()
+    ref.close()
+
+
+def test_car_racing_spaces_equal_gymnasiums() -> None:
+    pytest.importorskip("pygame")
+    for kwargs in ({}, {"continuous": False}):
+        hive = envhive.make("CarRacing-v3", num_envs=1, **kwargs)
+        ref = _quiet(gymnasium.make, "CarRacing-v3", **kwargs)
+        assert hive.single_observation_space == ref.observation_space
+        assert hive.single_action_space == ref.action_space
+        hive.close()
+        ref.close()
+    assert envhive.make_spec("CarRacing-v3").max_episode_steps == gymnasium.spec("CarRacing-v3").max_episode_steps
+
+
 # ----------------------------------------------------------------------------------- frames
 def _frames_match(task_id: str, seed: int, n_steps: int, every: int, policy: Any, **kwargs: Any) -> int:
     """Step Gymnasium's env and envhive's in lock step; compare the frames every `every` steps
@@ -253,6 +325,12 @@ def test_bipedal_walker_frames_equal_gymnasiums(task_id: str, every: int) -> Non
     _walkers.clear()
     compared = sum(_frames_match(task_id, seed, 240, every, _walker_pilot) for seed in (0, 3))
     assert compared >= 40
+
+
+def test_car_racing_frames_equal_gymnasiums() -> None:
+    # render(): the 600x400 frame, with the skid marks the observation does not show.
+    compared = sum(_frames_match("CarRacing-v3", seed, 60, 6, _driver(True)) for seed in (0, 1))
+    assert compared >= 16
 
 
 # ----------------------------------------------------------------------------------- bad input

@@ -127,9 +127,7 @@ void CarRacingEnv::set_reset_option(const std::string& name, const std::vector<d
   if (name != "randomize")
     throw std::invalid_argument("reset option '" + name + "' is not supported by CarRacing (it has 'randomize')");
   if (values.size() != 1) throw std::invalid_argument("reset option 'randomize' takes one bool");
-  if (!domain_randomize_)
-    throw std::invalid_argument("reset option 'randomize' needs domain_randomize=True (as in Gymnasium)");
-  randomize_next_ = values[0] != 0.0;
+  randomize_next_ = values[0] != 0.0;  // without domain_randomize Gymnasium ignores it, as here
 }
 
 void CarRacingEnv::destroy() {
