@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import envhive
-from helpers import MODE_NAMES, assert_same, gym_vec, lockstep
+from helpers import MODE_NAMES, assert_same, gym_vec, lockstep, random_actions
 
 pytest.importorskip("Box2D", reason="the reference, Gymnasium's Box2D envs, needs the box2d extra")
 
@@ -351,3 +351,54 @@ def test_lunar_lander_bad_actions_and_kwargs() -> None:
         envhive.make("LunarLander-v3", gravity=3.0)
     with pytest.raises(TypeError, match="continuous"):
         envhive.make("LunarLander-v3", continuous="yes")
+
+
+# ----------------------------------------------------------------------------------- facades
+def test_every_facade_runs_the_native_tasks() -> None:
+    from envhive.process import ProcessVectorEnv
+
+    for task_id in ("LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "CarRacing-v3"):
+        assert envhive.backend_for(task_id) == "native"
+    native = envhive.make("LunarLander-v3", num_envs=2, seed=5)
+    vec = gymnasium.make_vec("envhive/LunarLander-v3", num_envs=2)
+    assert isinstance(vec.unwrapped, envhive.HiveVectorEnv)
+    assert_same(vec.reset(seed=5)[0], native.reset()[0])
+    single = gymnasium.make("envhive/BipedalWalker-v3")
+    reference = _quiet(gymnasium.make, "BipedalWalker-v3")
+    assert_same(single.reset(seed=1)[0], reference.reset(seed=1)[0])
+    action = np.array([0.5, -0.5, 1.0, 0.0], dtype=np.float32)
+    assert_same(single.step(action)[0], reference.step(action)[0])
+    dm = envhive.make_dm("LunarLanderContinuous-v3", num_envs=2, seed=5)
+    assert dm.reset().observation.shape == (2, 8)
+    # backend="process" still runs Gymnasium's own Python env of the id
+    process = envhive.make("LunarLander-v3", backend="process", num_envs=2, num_workers=1)
+    assert isinstance(process, ProcessVectorEnv)
+    assert_same(process.reset(seed=5)[0], native.reset(seed=5)[0])
+    for env in (native, vec, single, reference, dm, process):
+        env.close()
+
+
+@pytest.mark.parametrize(
+    ("envpool_id", "task_id", "kwargs"),
+    [
+        ("LunarLander-v2", "LunarLander-v3", {}),
+        ("LunarLanderContinuous-v2", "LunarLanderContinuous-v3", {}),
+        ("BipedalWalkerHardcore-v3", "BipedalWalker-v3", {"hardcore": True}),
+        ("CarRacing-v2", "CarRacing-v3", {"lap_complete_percent": 0.5}),
+    ],
+)
+def test_envpool_ids_run_the_same_mdp(envpool_id: str, task_id: str, kwargs: dict[str, Any]) -> None:
+    import envhive.envpool as envpool
+
+    pool_kwargs = {k: v for k, v in kwargs.items() if k != "hardcore"}
+    ours = envpool.make_gymnasium(envpool_id, num_envs=2, seed=3, **pool_kwargs)
+    hive = envhive.make(task_id, num_envs=2, seed=3, **kwargs)
+    assert_same(ours.reset()[0], hive.reset()[0])
+    rng = np.random.default_rng(0)
+    for _ in range(5 if task_id.startswith("Car") else 30):
+        actions = random_actions(hive.single_action_space, 2, rng, overshoot=1.0)
+        a, b = ours.step(actions), hive.step(actions)
+        assert_same(a[0], b[0])
+        assert_same(a[1], b[1].astype(a[1].dtype))  # EnvPool's rewards are float32
+    ours.close()
+    hive.close()

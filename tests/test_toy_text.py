@@ -231,3 +231,31 @@ def test_bad_actions_name_the_env() -> None:
     with pytest.raises(ValueError, match=r"action -1 for env 0"):
         bj.step(np.array([-1, 0]))
     assert env.step(np.array([0, 1, 2]))[0].shape == (3,)  # still usable
+
+
+@pytest.mark.parametrize(
+    ("envpool_id", "envpool_kwargs", "task_id", "kwargs"),
+    [
+        ("FrozenLake-v1", {"size": 8}, "FrozenLake8x8-v1", {}),
+        ("FrozenLake8x8-v1", {}, "FrozenLake-v1", {"map_name": "8x8"}),
+        ("Taxi-v3", {}, "Taxi-v4", {}),
+        ("CliffWalking-v0", {"is_slippery": True}, "CliffWalkingSlippery-v1", {}),
+        ("tabular/Blackjack-v0", {"sab": False}, "Blackjack-v1", {"sab": False}),
+    ],
+)
+def test_envpool_ids_run_the_same_mdp(
+    envpool_id: str, envpool_kwargs: dict[str, Any], task_id: str, kwargs: dict[str, Any]
+) -> None:
+    import envhive.envpool as envpool
+
+    ours = envpool.make_gymnasium(envpool_id, num_envs=3, seed=2, **envpool_kwargs)
+    hive = envhive.make(task_id, num_envs=3, seed=2, **kwargs)
+    assert_same(ours.reset()[0], hive.reset()[0])
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        actions = rng.integers(0, hive.single_action_space.n, size=3)
+        a, b = ours.step(actions), hive.step(actions)
+        assert_same(a[0], b[0])
+        assert_same(a[1], b[1].astype(a[1].dtype))  # EnvPool's rewards are float32
+    with pytest.raises(ValueError, match="size must be 4 or 8"):
+        envpool.make_gymnasium("FrozenLake-v1", size=5)
