@@ -8,8 +8,11 @@ import importlib.util
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from envhive.bench.engines.base import (
     ALT_PYTHON_ENV,
@@ -18,6 +21,7 @@ from envhive.bench.engines.base import (
     pool_kwargs,
     pool_runner,
 )
+from envhive.images import read_render_image
 
 ENVHIVE_HINT = "envhive not importable"
 LOOP_BENCH_DIR_ENV = "ENVHIVE_LOOP_BENCH_DIR"
@@ -78,6 +82,8 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
     elif family == "minigrid":
         data = "-"  # the family reads no files
+    elif family == "box2d":
+        data = _loop_bench_images(binary, task)
     else:
         raise ValueError(f"no loop bench for the {family} family")
     out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)
@@ -85,6 +91,19 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
     if m is None:
         raise RuntimeError(f"{binary.name} printed no steps_per_s: {out.stdout[-300:]} {out.stderr[-300:]}")
     return float(m.group(1))
+
+
+def _loop_bench_images(binary: Path, task: str) -> str:
+    """A folder with the images `task` draws from the start (CarRacing's font, which only pygame
+    makes), as `<family>_loop_bench --images TASK` lists them, written the way it reads them."""
+    folder = Path(tempfile.mkdtemp(prefix="envhive-loop-bench-"))
+    listing = subprocess.run([str(binary), "--images", task], check=True, capture_output=True, text=True).stdout
+    for line in listing.splitlines():
+        name, source = line.split("\t")
+        img = np.ascontiguousarray(read_render_image(source), dtype=np.uint8)
+        header = np.array([img.shape[1], img.shape[0]], "<i4").tobytes()
+        (folder / (name.replace("/", "__") + ".rgba")).write_bytes(header + img.tobytes())
+    return str(folder)
 
 
 POOLS = (
