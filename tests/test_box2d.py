@@ -355,7 +355,7 @@ def test_lunar_lander_bad_actions_and_kwargs() -> None:
 
 # ----------------------------------------------------------------------------------- facades
 def test_every_facade_runs_the_native_tasks() -> None:
-    from envhive.process import ProcessVectorEnv
+    from envhive.process import ProcessBackend
 
     for task_id in ("LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "CarRacing-v3"):
         assert envhive.backend_for(task_id) == "native"
@@ -372,7 +372,7 @@ def test_every_facade_runs_the_native_tasks() -> None:
     assert dm.reset().observation.shape == (2, 8)
     # backend="process" still runs Gymnasium's own Python env of the id
     process = envhive.make("LunarLander-v3", backend="process", num_envs=2, num_workers=1)
-    assert isinstance(process, ProcessVectorEnv)
+    assert isinstance(process.backend, ProcessBackend)
     assert_same(process.reset(seed=5)[0], native.reset(seed=5)[0])
     for env in (native, vec, single, reference, dm, process):
         env.close()
