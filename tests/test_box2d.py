@@ -7,6 +7,12 @@ exact (observations, rewards, flags, final observations, frames), with tolerance
 
 Episodes are kept short where a task's own episodes are long (max_episode_steps on both sides), so
 the lock-step runs cross many episode ends and resets in every autoreset mode within seconds.
+
+Frames, and CarRacing's observation (a frame), are pygame-ce 2.5's, what Gymnasium 1.4's box2d
+extra installs. Where the `pygame` distribution is installed instead (the RLlib venv's Gymnasium
+1.2 pulls it in; both write the `pygame` package), Gymnasium's frames come from pygame 2's
+different polygon, line and font rendering: those comparisons are expected to differ there
+(strict xfail, so they fail the suite if they ever agree).
 """
 
 from __future__ import annotations
@@ -22,8 +28,19 @@ import envhive
 from helpers import MODE_NAMES, assert_same, gym_vec, lockstep, random_actions
 
 pytest.importorskip("Box2D", reason="the reference, Gymnasium's Box2D envs, needs the box2d extra")
+try:  # Gymnasium's renderers (and CarRacing's observation) draw with it; the tests that compare
+    import pygame  # them skip without it
+
+    _PYGAME = (bool(getattr(pygame, "IS_CE", False)), pygame.version.ver)
+except ImportError:
+    _PYGAME = None
 
 NUM_ENVS = 3
+DRAWN_AS_PYGAME_CE = pytest.mark.xfail(
+    _PYGAME is not None and not _PYGAME[0],
+    reason=f"envhive draws what pygame-ce 2.5 draws; the installed pygame {_PYGAME and _PYGAME[1]} is not pygame-ce",
+    strict=True,
+)
 
 
 def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -227,6 +244,7 @@ def _driver(continuous: bool) -> Any:
     return policy
 
 
+@DRAWN_AS_PYGAME_CE
 @pytest.mark.parametrize("mode", MODE_NAMES)
 def test_car_racing_matches_gymnasium(mode: str) -> None:
     # The observation is the 96x96 frame Gymnasium draws with pygame at every step: compared
@@ -240,6 +258,7 @@ def test_car_racing_matches_gymnasium(mode: str) -> None:
     assert stats.episodes.min() >= 2
 
 
+@DRAWN_AS_PYGAME_CE
 @pytest.mark.parametrize(
     "kwargs",
     [{"continuous": False}, {"domain_randomize": True}, {"lap_complete_percent": 0.0}],
@@ -258,6 +277,7 @@ def test_car_racing_kwargs_match_gymnasium(kwargs: dict[str, Any]) -> None:
         assert stats.terminated.min() >= 10
 
 
+@DRAWN_AS_PYGAME_CE
 def test_car_racing_keeps_its_colours_on_request() -> None:
     # reset(options={"randomize": False}) keeps the last colours (domain_randomize only).
     pytest.importorskip("pygame")
@@ -311,6 +331,7 @@ def _frames_match(task_id: str, seed: int, n_steps: int, every: int, policy: Any
         ref.close()
 
 
+@DRAWN_AS_PYGAME_CE
 @pytest.mark.parametrize(("kwargs", "every"), [({}, 1), ({"continuous": True}, 3)], ids=["discrete", "continuous"])
 def test_lunar_lander_frames_equal_gymnasiums(kwargs: dict[str, Any], every: int) -> None:
     policy = _lander_pilot(kwargs.get("continuous", False))
@@ -318,6 +339,7 @@ def test_lunar_lander_frames_equal_gymnasiums(kwargs: dict[str, Any], every: int
     assert compared >= 40
 
 
+@DRAWN_AS_PYGAME_CE
 @pytest.mark.parametrize(("task_id", "every"), [("BipedalWalker-v3", 4), ("BipedalWalkerHardcore-v3", 3)])
 def test_bipedal_walker_frames_equal_gymnasiums(task_id: str, every: int) -> None:
     # Frames every few steps as the walker walks (the frame scrolls with it; the lidar ray drawn
@@ -327,6 +349,7 @@ def test_bipedal_walker_frames_equal_gymnasiums(task_id: str, every: int) -> Non
     assert compared >= 40
 
 
+@DRAWN_AS_PYGAME_CE
 def test_car_racing_frames_equal_gymnasiums() -> None:
     # render(): the 600x400 frame, with the skid marks the observation does not show.
     compared = sum(_frames_match("CarRacing-v3", seed, 60, 6, _driver(True)) for seed in (0, 1))
