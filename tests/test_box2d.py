@@ -152,6 +152,7 @@ def test_lunar_lander_kwarg_changes_the_mdp() -> None:
         for _ in range(30):
             obs = env.step(np.array([0]))[0]
         out.append(obs.copy())
+        env.close()
     assert not np.array_equal(out[0], out[1]) and not np.array_equal(out[0], out[2])
 
 
@@ -374,6 +375,8 @@ def test_lunar_lander_bad_actions_and_kwargs() -> None:
         envhive.make("LunarLander-v3", gravity=3.0)
     with pytest.raises(TypeError, match="continuous"):
         envhive.make("LunarLander-v3", continuous="yes")
+    env.close()
+    cont.close()
 
 
 # ----------------------------------------------------------------------------------- facades

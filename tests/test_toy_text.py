@@ -122,6 +122,7 @@ def test_taxi_driver_delivers_and_fickle_passengers_change_their_minds() -> None
         delivered += int((rew == 20).sum())
         riding = ((before // 4) % 5 == 4) & ((obs // 4) % 5 == 4) & ~(term | trunc)
         changed += int((riding & (before % 4 != obs % 4)).sum())
+    env.close()
     assert delivered >= 6 and changed >= 4
 
 
@@ -137,6 +138,8 @@ def test_kwargs_change_the_mdp() -> None:
     c.reset()
     _, rew, term, *_ = c.step(np.array([2]))
     assert rew[0] == 5 and term[0]
+    for env in (a, b, c):
+        env.close()
 
 
 @pytest.mark.parametrize("task_id", TASKS)
@@ -156,6 +159,7 @@ def test_blackjack_observation_is_a_tuple_of_arrays() -> None:
     assert isinstance(obs, tuple) and len(obs) == 3
     assert all(o.shape == (3,) and o.dtype == np.int64 for o in obs)
     assert obs in env.observation_space
+    env.close()
 
 
 # ----------------------------------------------------------------------------------- frames
@@ -231,6 +235,8 @@ def test_bad_actions_name_the_env() -> None:
     with pytest.raises(ValueError, match=r"action -1 for env 0"):
         bj.step(np.array([-1, 0]))
     assert env.step(np.array([0, 1, 2]))[0].shape == (3,)  # still usable
+    env.close()
+    bj.close()
 
 
 @pytest.mark.parametrize(
@@ -257,5 +263,7 @@ def test_envpool_ids_run_the_same_mdp(
         a, b = ours.step(actions), hive.step(actions)
         assert_same(a[0], b[0])
         assert_same(a[1], b[1].astype(a[1].dtype))  # EnvPool's rewards are float32
+    ours.close()
+    hive.close()
     with pytest.raises(ValueError, match="size must be 4 or 8"):
         envpool.make_gymnasium("FrozenLake-v1", size=5)
