@@ -6,8 +6,8 @@ interleaved across engines, medians):
   * Gymnasium's Python CartPole-v1 at 16 and 64 envs: envhive-process (envhive.make(...,
     backend="process")) vs AsyncVectorEnv, SyncVectorEnv, the ceiling (`gymnasium-procs`: one
     plain single-env process per core, summed) and PufferLib 3's Multiprocessing.
-  * LunarLander-v3 (Box2D) at 16 envs: envhive.make (no native task: the process backend) vs
-    AsyncVectorEnv and PufferLib.
+  * LunarLander-v3 (Box2D) at 16 envs: envhive-process (Gymnasium's Python env on the process
+    backend; envhive's native task is in benchmarks/box2d_compare.py) vs AsyncVectorEnv and PufferLib.
   * Memory: RSS and PSS of the process tree at 64 envs (from the CartPole-64 measurements).
 PufferLib runs in its own interpreter (numpy < 2, gymnasium 0.29, pygame for Box2D): set
 ENVHIVE_BENCH_PUFFER_PYTHON (default: .venv-puffer/bin/python of this checkout, which `make bench-puffer`
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 PUFFER_DEFAULT = ROOT / ".venv-puffer" / "bin" / "python"  # make bench-puffer
 CARTPOLE = ("envhive-process", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
-LANDER = ("envhive", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
+LANDER = ("envhive-process", "gymnasium-async", "gymnasium-sync", "gymnasium-procs", "pufferlib")
 TARGETS = {
     "vs_async": 5.0,  # CartPole
     "vs_ceiling": 0.8,
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             "vs_pufferlib": ratio(ours, sps(c, "CartPole-v1", n, "pufferlib")),
             "vs_first_version": ratio(ours, sps(c, "CartPole-v1", n, "envhive-alt")),
         }
-    ours = sps(lr, "LunarLander-v3", 16, "envhive")
+    ours = sps(lr, "LunarLander-v3", 16, "envhive-process")
     summary["LunarLander-v3/16"] = {
         "steps_per_s": ours,
         "vs_async": ratio(ours, sps(lr, "LunarLander-v3", 16, "gymnasium-async")),

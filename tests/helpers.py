@@ -109,13 +109,16 @@ def lockstep(
     policy: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None,
     atol: float = 0.0,
     action_seed: int = 0,
+    infos: bool = False,
 ) -> LockstepStats:
     """Run envhive and Gymnasium side by side with the same actions and compare every output.
 
     envhive was made with ``seed=seed``; Gymnasium is reset with ``reset(seed=seed)``. Checks obs,
     rewards, flags and (SAME_STEP) final observations, and that ``info['elapsed_step']`` counts
     the steps of the current episode. In DISABLED mode ended envs are reset with a reset_mask on
-    both. ``policy(obs, rng)`` picks actions (default: random, overshooting Box bounds).
+    both. ``policy(obs, rng)`` picks actions (default: random, overshooting Box bounds). With
+    ``infos``, every info Gymnasium reports (reset, step, SAME_STEP final_info) is compared too
+    (``assert_infos_equal``).
     """
     n = hive.num_envs
     rng = np.random.default_rng(action_seed)
@@ -125,8 +128,10 @@ def lockstep(
             return random_actions(hive.single_action_space, n, r)
 
     h_obs, h_info = hive.reset()
-    g_obs, _ = gym_env.reset(seed=seed)
+    g_obs, g_info = gym_env.reset(seed=seed)
     assert_same(h_obs, g_obs, atol, "reset obs")
+    if infos:
+        assert_infos_equal(h_info, g_info, "reset")
     np.testing.assert_array_equal(h_info["env_id"], np.arange(n))
     np.testing.assert_array_equal(h_info["elapsed_step"], np.zeros(n))
     elapsed = np.zeros(n, dtype=np.int64)
@@ -142,6 +147,10 @@ def lockstep(
         np.testing.assert_array_equal(h_term, g_term, err_msg=f"{where} terminated")
         np.testing.assert_array_equal(h_trunc, g_trunc, err_msg=f"{where} truncated")
         np.testing.assert_array_equal(h_info["env_id"], np.arange(n))
+        if infos:
+            assert_infos_equal(h_info, g_info, where)
+            if mode == "same_step" and "final_info" in g_info:
+                assert_infos_equal(h_info["final_info"], g_info["final_info"], f"{where} final_info")
 
         done = h_term | h_trunc
         # NEXT_STEP: the step after an episode ended is the reset (elapsed 0).
@@ -171,12 +180,32 @@ def lockstep(
         ended = done
         if mode == "disabled" and done.any():
             h_obs, h_info = hive.reset(options={"reset_mask": done.copy()})
-            g_obs, _ = gym_env.reset(options={"reset_mask": done.copy()})
+            g_obs, g_info = gym_env.reset(options={"reset_mask": done.copy()})
             assert_same(h_obs, g_obs, atol, f"{where} masked reset obs")
+            if infos:
+                assert_infos_equal(h_info, g_info, f"{where} masked reset")
             elapsed = np.where(done, 0, elapsed)
             np.testing.assert_array_equal(h_info["elapsed_step"], elapsed, err_msg=f"{where} masked reset")
             ended = np.zeros(n, dtype=bool)
     return stats
+
+
+def assert_infos_equal(h_info: dict[str, Any], g_info: dict[str, Any], where: str) -> None:
+    """Every info Gymnasium reports equals envhive's, for the envs Gymnasium's mask selects.
+
+    Gymnasium's SyncVectorEnv gives a batched info the dtype of the first env's value it sees:
+    where one env's reset reports an int (toy text's ``prob``: 1) and the others a float, it keeps
+    ints. envhive's values are compared after the same cast."""
+    for key, value in g_info.items():
+        if key.startswith("_") or key in ("final_obs", "final_info"):
+            continue
+        assert key in h_info, f"{where}: envhive has no info[{key!r}]"
+        mask = np.asarray(g_info["_" + key])
+        expected = np.asarray(value)
+        actual = np.asarray(h_info[key])
+        if expected.dtype.kind in "iu" and actual.dtype.kind == "f":
+            actual = actual.astype(expected.dtype)
+        np.testing.assert_array_equal(actual[mask], expected[mask], err_msg=f"{where}: info[{key!r}]")
 
 
 def collect(env: envhive.HiveVectorEnv, actions: np.ndarray) -> list[tuple[np.ndarray, ...]]:

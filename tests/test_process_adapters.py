@@ -1,5 +1,6 @@
-"""The trainer adapters on the process backend: SB3 and TorchRL over a Gymnasium env without a
-native task (LunarLander-v3, Box2D), checked against the trainers' own tools on the same seeds."""
+"""The trainer adapters on the process backend: SB3 and TorchRL over Gymnasium's own Python env
+of LunarLander-v3 (Box2D; backend="process", since envhive also has a native task of that id),
+checked against the trainers' own tools on the same seeds."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def test_sb3_make_vec_env_runs_a_gymnasium_id_on_processes_like_dummy_vec_env() 
     from envhive.process import ProcessBackend
 
     n = 3
-    hive = make_vec_env(TASK, num_envs=n, max_episode_steps=40, num_workers=2)
+    hive = make_vec_env(TASK, num_envs=n, max_episode_steps=40, num_workers=2, backend="process")
     assert isinstance(unwrap_pool(hive).backend, ProcessBackend)
     ref = DummyVecEnv([lambda: gymnasium.make(TASK, max_episode_steps=40) for _ in range(n)])
     hive.seed(11)
@@ -49,7 +50,9 @@ def test_torchrl_wraps_a_process_backend_pool() -> None:
 
     from envhive.adapters.torchrl import TorchRLEnv
 
-    pool = envhive.make(TASK, num_envs=2, num_workers=2, seed=0, autoreset_mode="same_step", max_episode_steps=25)
+    pool = envhive.make(
+        TASK, backend="process", num_envs=2, num_workers=2, seed=0, autoreset_mode="same_step", max_episode_steps=25
+    )
     env = TorchRLEnv(pool)
     check_env_specs(env, seed=1)
     rollout = env.rollout(60, break_when_any_done=False)

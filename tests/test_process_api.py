@@ -396,8 +396,8 @@ def test_record_episode_statistics_matches_on_both(mode: str) -> None:
 
 def test_gymnasium_wrappers_accept_it() -> None:
     pytest.importorskip("Box2D", reason="LunarLander needs the box2d extra: pip install 'envhive[box2d]'")
-    base = envhive.make("LunarLander-v3", num_envs=2, continuous=True)
-    assert isinstance(base.backend, ProcessBackend)  # no native task of that id: the process backend
+    base = envhive.make("LunarLander-v3", backend="process", num_envs=2, continuous=True)
+    assert isinstance(base.backend, ProcessBackend)  # Gymnasium's Python env of that id, in worker processes
     env = gymnasium.wrappers.vector.ClipAction(gymnasium.wrappers.vector.NormalizeObservation(base))
     env.reset(seed=0)
     obs, *_ = env.step(np.full((2, 2), 5.0, dtype=np.float32))

@@ -4,11 +4,12 @@ memory of the process tree."""
 from __future__ import annotations
 
 import json
-
-import pytest
+import os
+from pathlib import Path
 
 from envhive.bench import ENGINES, Measurement, Settings
 from envhive.cli import main
+from process_envs import DICT_WALK
 
 
 def test_bench_runs_process_backend_ids_and_the_ceiling(capsys) -> None:
@@ -43,10 +44,13 @@ def test_bench_runs_process_backend_ids_and_the_ceiling(capsys) -> None:
     assert rows["gymnasium-async"]["processes"] == 5  # one per env
 
 
-def test_envhive_engine_picks_the_process_backend_for_gymnasium_ids(capsys) -> None:
-    pytest.importorskip("Box2D", reason="LunarLander needs the box2d extra")
+def test_envhive_engine_picks_the_process_backend_for_gymnasium_ids(capsys, monkeypatch) -> None:
+    # A Gymnasium id without a native task: the test suite's own env (its module on the workers' path).
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))
+    )
     code = main(
-        ["bench", "LunarLander-v3", "--num-envs", "2", "--seconds", "0.2", "--warmup", "0", "--repeats", "1"]
+        ["bench", "process_envs:" + DICT_WALK, "--num-envs", "2", "--seconds", "0.2", "--warmup", "0", "--repeats", "1"]
         + ["--compare", "none", "--json", "-q"]
     )
     assert code == 0

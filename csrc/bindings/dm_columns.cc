@@ -57,6 +57,7 @@ void DmColumns::write(std::byte* blk, const BatchLayout& L) const {
   switch (spaces_.infos[static_cast<size_t>(discount_info_)].dtype) {
     case DType::kBool: lower(reinterpret_cast<const bool*>(task)); break;
     case DType::kUInt8: lower(reinterpret_cast<const uint8_t*>(task)); break;
+    case DType::kInt8: lower(reinterpret_cast<const int8_t*>(task)); break;
     case DType::kInt32: lower(reinterpret_cast<const int32_t*>(task)); break;
     case DType::kInt64: lower(reinterpret_cast<const int64_t*>(task)); break;
     case DType::kFloat32: lower(reinterpret_cast<const float*>(task)); break;

@@ -43,12 +43,14 @@ void Frames::check_renders() const {
     throw nb::value_error("this pool was made without render_mode; make it with render_mode='rgb_array' to render");
 }
 
-void Frames::load_images() const {
-  for (const auto& [name, path] : images_) {
+void Frames::load_images() const { load_render_images(task_id_, images_); }
+
+void load_render_images(const std::string& task_id, const std::vector<std::pair<std::string, std::string>>& images) {
+  for (const auto& [name, path] : images) {
     if (RenderImages::get().has(name)) continue;
     if (path.empty())
       raise(error_types().render_error, PyExc_RuntimeError,
-            task_id_ + ": cannot find the image file of its renderer's '" + name +
+            task_id + ": cannot find the image file of its renderer's '" + name +
                 "' (Gymnasium's assets folder was not found when envhive loaded)");
     const nb::object& reader = image_reader();
     if (!reader.is_valid())

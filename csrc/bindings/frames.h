@@ -12,6 +12,10 @@
 
 namespace envhive::bindings {
 
+// Reads the images not yet in RenderImages (the GIL is held): by Frames before a render call, and
+// when a pool is made for a task whose observations draw them (TaskMeta::images_at_start).
+void load_render_images(const std::string& task_id, const std::vector<std::pair<std::string, std::string>>& images);
+
 class Frames {
  public:
   Frames(const Pool& pool, std::string task_id, std::vector<std::pair<std::string, std::string>> images);

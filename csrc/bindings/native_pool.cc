@@ -82,6 +82,7 @@ NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOp
   task_id_ = task_id;
   max_seed_ = task->meta.max_seed;
   for (size_t i = 0; i < seeds.size(); ++i) check_seed(task_id_, max_seed_, static_cast<int64_t>(i), seeds[i]);
+  if (task->meta.images_at_start) load_render_images(task_id, task->meta.render_images);
   {
     nb::gil_scoped_release release;  // building envs can take long (Atari: ~85 ms each)
     pool_ = std::make_unique<Pool>(*task, cfg, options, seeds);

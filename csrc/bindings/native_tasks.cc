@@ -4,17 +4,19 @@
 #include "../envs/classic_control/classic_control.h"
 #include "../envs/python/python_envs.h"
 #include "../envs/testing/testing.h"
+#include "../envs/toy_text/toy_text.h"
 #include "module_tasks.h"
 
 namespace envhive {
 
 namespace {
-// importlib.resources.files("gymnasium") / "envs/classic_control/assets" (Pendulum's arrow), or ""
-// when it cannot be found. Gymnasium is a dependency of envhive, imported already.
-std::string classic_assets_dir() {
+// importlib.resources.files("gymnasium") / "envs" / family / folder: Gymnasium's images (Pendulum's
+// arrow, the toy-text pixel art), or "" when it cannot be found. Gymnasium is a dependency of
+// envhive, imported already.
+std::string gymnasium_images_dir(const char* family, const char* folder) {
   try {
     nanobind::object files = nanobind::module_::import_("importlib.resources").attr("files");
-    nanobind::object dir = files("gymnasium").attr("joinpath")("envs", "classic_control", "assets");
+    nanobind::object dir = files("gymnasium").attr("joinpath")("envs", family, folder);
     return nanobind::cast<std::string>(nanobind::str(dir));
   } catch (const nanobind::python_error&) {
     return {};
@@ -23,7 +25,8 @@ std::string classic_assets_dir() {
 }  // namespace
 
 void register_module_tasks(TaskRegistry& registry) {
-  register_classic_control(registry, classic_assets_dir());
+  register_classic_control(registry, gymnasium_images_dir("classic_control", "assets"));
+  register_toy_text(registry, gymnasium_images_dir("toy_text", "img"));
   register_testing(registry);
 }
 

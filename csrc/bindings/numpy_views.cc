@@ -8,6 +8,7 @@ int npy_type(DType d) {
   switch (d) {
     case DType::kBool: return NPY_BOOL;
     case DType::kUInt8: return NPY_UINT8;
+    case DType::kInt8: return NPY_INT8;
     case DType::kInt32: return NPY_INT32;
     case DType::kInt64: return NPY_INT64;
     case DType::kFloat32: return NPY_FLOAT32;

@@ -50,7 +50,8 @@ enum EnvhiveDType {
   ENVHIVE_INT32 = 2,
   ENVHIVE_INT64 = 3,
   ENVHIVE_FLOAT32 = 4,
-  ENVHIVE_FLOAT64 = 5
+  ENVHIVE_FLOAT64 = 5,
+  ENVHIVE_INT8 = 6
 };
 
 /* What went wrong; the Python side maps each to envhive's exception type. */

@@ -76,6 +76,12 @@ class Env {
     throw std::logic_error("this task has no renderer (its Spaces declare no frame size)");
   }
 
+  // Called once, right after construction, when the pool renders (render_mode="rgb_array"), as
+  // Gymnasium's render_mode is known to an env from its constructor on. A few of Gymnasium's envs
+  // keep decorations only while rendering (LunarLander's engine particles are Box2D bodies made
+  // only then); the MDP must not depend on it.
+  virtual void enable_rendering() {}
+
   // Seed the env's generator exactly as Gymnasium's env.reset(seed=seed) would. A task whose
   // reference draws from another generator (dm_control's RandomState) overrides both.
   virtual void seed(uint64_t s) { rng_.seed(s); }

@@ -30,6 +30,7 @@ EnvStepper::EnvStepper(const TaskDef& task, const Config& config, const Spaces& 
   const auto build = [&](size_t i) {
     auto env = task.make(config, static_cast<int>(i));
     if (!env) throw std::runtime_error(task.id() + ": make() returned no env");
+    if (options.render) env->enable_rendering();
     if (seeds.empty())
       env->seed_from_os();
     else

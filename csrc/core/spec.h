@@ -12,12 +12,14 @@
 
 namespace envhive {
 
-enum class DType : uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64 };
+// Numbered as the pool C interface numbers them (bindings/pool_abi.h): append, never reorder.
+enum class DType : uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64, kInt8 };
 
 inline size_t dtype_size(DType d) {
   switch (d) {
     case DType::kBool:
-    case DType::kUInt8: return 1;
+    case DType::kUInt8:
+    case DType::kInt8: return 1;
     case DType::kInt32:
     case DType::kFloat32: return 4;
     case DType::kInt64:
@@ -34,16 +36,18 @@ inline const char* dtype_name(DType d) {
     case DType::kInt64: return "int64";
     case DType::kFloat32: return "float32";
     case DType::kFloat64: return "float64";
+    case DType::kInt8: return "int8";
   }
   return "?";
 }
 
 // The DType named as numpy names it ("float32", ...); throws std::invalid_argument otherwise.
 inline DType dtype_from_name(const std::string& name) {
-  for (DType d : {DType::kBool, DType::kUInt8, DType::kInt32, DType::kInt64, DType::kFloat32, DType::kFloat64})
+  for (DType d : {DType::kBool, DType::kUInt8, DType::kInt8, DType::kInt32, DType::kInt64, DType::kFloat32,
+                  DType::kFloat64})
     if (name == dtype_name(d)) return d;
   throw std::invalid_argument("unsupported dtype '" + name +
-                              "' (supported: bool, uint8, int32, int64, float32, float64)");
+                              "' (supported: bool, uint8, int8, int32, int64, float32, float64)");
 }
 
 // A gymnasium space as a task declares it. Leaves: Box (bounds per element, or one bound

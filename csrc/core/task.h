@@ -42,6 +42,9 @@ struct TaskMeta {
   // The largest seed the task's envs accept (Env::seed): the bindings refuse a larger one before
   // any env sees it (dm_control's numpy RandomState takes seeds below 2**32).
   uint64_t max_seed = UINT64_MAX;
+  // The task's observations draw its render images too (CarRacing's reward text): the bindings
+  // read them when a pool is made, not at its first frame.
+  bool images_at_start = false;
 };
 
 // The declaration of the config field every task has (its doc is written once, here).

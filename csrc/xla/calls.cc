@@ -36,7 +36,8 @@ std::mutex g_abi_mu;
 size_t dtype_bytes(int32_t d) {
   switch (d) {
     case ENVHIVE_BOOL:
-    case ENVHIVE_UINT8: return 1;
+    case ENVHIVE_UINT8:
+    case ENVHIVE_INT8: return 1;
     case ENVHIVE_INT32:
     case ENVHIVE_FLOAT32: return 4;
     case ENVHIVE_INT64:
@@ -352,6 +353,7 @@ int32_t envhive_dtype(ffi::DataType t) {
   switch (t) {
     case ffi::DataType::PRED: return ENVHIVE_BOOL;
     case ffi::DataType::U8: return ENVHIVE_UINT8;
+    case ffi::DataType::S8: return ENVHIVE_INT8;
     case ffi::DataType::S32: return ENVHIVE_INT32;
     case ffi::DataType::S64: return ENVHIVE_INT64;
     case ffi::DataType::F32: return ENVHIVE_FLOAT32;

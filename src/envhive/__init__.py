@@ -5,7 +5,8 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
-    env = envhive.make("LunarLander-v3", num_envs=16)    # any other Gymnasium env: worker processes
+    env = envhive.make("LunarLander-v3", num_envs=16)    # Gymnasium's Box2D and toy text: native too
+    env = envhive.make("highway-v0", num_envs=16)        # any other Gymnasium env: worker processes
 
 The package, bottom up (each module imports only from the layers below it; tests/test_layers.py
 checks): errors, spaces -> catalog -> authoring -> registry -> process -> vector, dm, single,

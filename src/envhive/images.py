@@ -1,18 +1,31 @@
-"""Images that renderers draw, read from PNG files with the standard library (zlib) and numpy.
+"""Images that renderers draw: PNG files read with the standard library (zlib) and numpy, and
+text as pygame's font draws it.
 
-The one in use is Gymnasium's Pendulum arrow (``envs/classic_control/assets/clockwise.png``): the
-native renderer scales and blends it itself, and the family module reads it through
-:func:`read_png_rgba` once per process, at the first frame that needs it (envhive.catalog installs
-the reader). Only what that needs is supported: 8-bit RGBA, not interlaced.
+Family modules read them through :func:`read_render_image` (envhive.catalog installs it) once per
+process, at the first frame that needs them or, for a task whose observations draw them, when its
+first pool is made:
+
+* a path: a PNG file, 8-bit RGBA, not interlaced (Gymnasium's Pendulum arrow, its toy-text art);
+* ``pygame-font:<size>:glyph:<text>``: pygame's default font (freesansbold.ttf) rendering ``text``
+  anti-aliased, white on black (``font.render(text, True, white, black)``), as RGBA;
+* ``pygame-font:<size>:layout:<lo>:<hi>``: where SDL_ttf puts each glyph of the strings "-000"
+  and ``f"{v:04d}"`` for v in lo..hi (CarRacing's reward text), one row per string of int32 cells
+  (the text's width, then each glyph's x), viewed as RGBA bytes.
+
+The font sources need pygame (``pip install "envhive[box2d]"``, which installs pygame-ce).
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from envhive.errors import MissingExtraError
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _BYTES_PER_PIXEL = 4
@@ -82,3 +95,48 @@ def read_png_rgba(path: str | Path) -> np.ndarray:
     for y in range(height):
         prev = out[y] = _unfilter_line(int(raw[y, 0]), raw[y, 1:].astype(np.int32), prev)
     return out.astype(np.uint8).reshape(height, width, _BYTES_PER_PIXEL)
+
+
+FONT_SOURCE = "pygame-font:"
+_LAYOUT_COLUMNS = 7  # the width, then up to six glyphs ("-10000")
+
+
+def read_render_image(source: str | Path) -> np.ndarray:
+    """The (height, width, 4) uint8 array of a render image: a PNG file, or a ``pygame-font:``
+    source (see the module's doc)."""
+    text = str(source)
+    if text.startswith(FONT_SOURCE):
+        return _font_image(text)
+    return read_png_rgba(source)
+
+
+@cache
+def _font(size: int) -> Any:
+    try:
+        import pygame
+    except ImportError as e:
+        raise MissingExtraError(
+            'CarRacing draws its reward with pygame\'s font: install pygame-ce (pip install "envhive[box2d]")'
+        ) from e
+    pygame.font.init()
+    return pygame.font.Font(pygame.font.get_default_font(), size)
+
+
+def _font_image(source: str) -> np.ndarray:
+    _, size, kind, *args = source.split(":")
+    font = _font(int(size))
+    if kind == "glyph" and len(args) == 1:
+        import pygame
+
+        surface = font.render(args[0], True, (255, 255, 255), (0, 0, 0))
+        rgb = pygame.surfarray.array3d(surface).transpose(1, 0, 2)
+        return np.concatenate([rgb, np.full((*rgb.shape[:2], 1), 255, np.uint8)], axis=2).astype(np.uint8)
+    if kind == "layout" and len(args) == 2:
+        strings = ["-000"] + [f"{v:04d}" for v in range(int(args[0]), int(args[1]) + 1)]
+        table = np.zeros((len(strings), _LAYOUT_COLUMNS), "<i4")
+        for row, s in enumerate(strings):
+            table[row, 0] = font.size(s)[0]
+            for k in range(min(len(s), _LAYOUT_COLUMNS - 1)):
+                table[row, k + 1] = font.size(s[: k + 1])[0] - font.size(s[k])[0]
+        return table.view(np.uint8).reshape(len(strings), _LAYOUT_COLUMNS, 4)
+    raise ValueError(f"unknown font image source {source!r}")

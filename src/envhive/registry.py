@@ -156,7 +156,11 @@ def backend_for(task: Any, backend: str | None = None) -> str:
 
 
 def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
-    """Coerce a task kwarg to its declared type or raise a TypeError that names it."""
+    """Coerce a task kwarg to its declared type or raise a TypeError that names it.
+
+    A str kwarg also takes lines, a sequence of str joined with newlines (FrozenLake's ``desc``, a
+    list of rows in Gymnasium), and, when its default is empty, None for that default (Gymnasium's
+    ``desc=None``)."""
     want = type(default)
     if want is bool:
         if isinstance(value, bool | np.bool_):
@@ -170,6 +174,10 @@ def _check_value(task_id: str, name: str, value: Any, default: Any) -> Any:
     elif want is str:
         if isinstance(value, str):
             return value
+        if value is None and default == "":
+            return ""
+        if isinstance(value, Sequence) and value and all(isinstance(v, str) for v in value):
+            return "\n".join(value)
     elif want is list and isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
         try:
             return [float(v) for v in value]

@@ -74,6 +74,7 @@ BUILTIN_MODULES: tuple[FamilyModule, ...] = (
     # dm_control is needed only to build a task's model (envhive.dmc_assets raises MissingExtraError).
     FamilyModule("envhive._dmc", extra="dmc", requires="mujoco", preload="mujoco"),
     FamilyModule("envhive._minigrid"),
+    FamilyModule("envhive._box2d"),
 )
 
 

@@ -26,7 +26,7 @@ from envhive.errors import (
     ResetNeeded,
     TaskConflictError,
 )
-from envhive.images import read_png_rgba
+from envhive.images import read_render_image
 
 
 class Catalog:
@@ -150,7 +150,7 @@ class Catalog:
                 pool_busy=PoolBusyError,
                 render_error=RenderError,
             )
-            module.set_image_reader(read_png_rgba)  # render images (Pendulum's arrow), read on first use
+            module.set_image_reader(read_render_image)  # render images (PNGs, pygame's font), read on first use
             self._loaded[name] = module
             return module
 

@@ -31,6 +31,16 @@ _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
         f"{name}-v2": (f"{name}-v4", {})
         for name in ("HumanoidStandup", "InvertedDoublePendulum", "InvertedPendulum", "Pusher", "Reacher")
     },
+    # Box2D: EnvPool's v2 ids are Gymnasium's v3 MDPs under their old names.
+    "LunarLander-v2": ("LunarLander-v3", {}),
+    "LunarLanderContinuous-v2": ("LunarLanderContinuous-v3", {}),
+    "CarRacing-v2": ("CarRacing-v3", {}),
+    # Toy text: EnvPool's Taxi-v3 is Gymnasium 1.4's Taxi-v4 in dry weather with a steady passenger
+    # (v4 changed only is_rainy and fickle_passenger, which EnvPool does not have).
+    "Taxi-v3": ("Taxi-v4", {}),
+    "CliffWalking-v0": ("CliffWalking-v1", {}),
+    "tabular/CliffWalking-v0": ("CliffWalking-v1", {}),
+    "tabular/Blackjack-v0": ("Blackjack-v1", {}),
 }
 # EnvPool ids of families envhive has, but no envhive task.
 _NOT_IN_ENVHIVE = {

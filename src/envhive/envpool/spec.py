@@ -185,6 +185,11 @@ def spec_of(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
         translate_dmc(envpool_id, dmc_task_name(info.doc), kwargs, out, view)
     elif target.startswith("Pendulum-") and kwargs.pop("version", 1) != 1:
         raise EnvPoolArgumentError(f"{envpool_id}: envhive's Pendulum is version 1 (Gymnasium's Pendulum-v1)")
+    elif target.startswith("FrozenLake") and "size" in kwargs:  # EnvPool's size: Gymnasium's map_name
+        size = kwargs.pop("size")
+        if size not in (4, 8):
+            raise EnvPoolArgumentError(f"{envpool_id}: size must be 4 or 8 (the 4x4 and 8x8 maps), got {size!r}")
+        kwargs["map_name"] = f"{size}x{size}"
     out.update(kwargs)  # the task's own kwargs (envhive validates them by name and type)
     try:
         task_spec = _hive_make_spec(target, **out)

@@ -1,7 +1,7 @@
 """The process backend: any Gymnasium env, in worker processes over one shared-memory arena.
 
     import envhive
-    env = envhive.make("LunarLander-v3", num_envs=16)              # no native task: process backend
+    env = envhive.make("highway-v0", num_envs=16)                  # no native task: process backend
     env = envhive.make("CartPole-v1", num_envs=16, backend="process")  # Gymnasium's Python CartPole
 
 See docs/process-backend.md. Modules, bottom up: ``arena`` (the memfd mapping and space leaves),

@@ -7,16 +7,20 @@
 #include <map>
 #include <memory>
 
-#include "canvas.h"
+#include "../../pygame/canvas.h"
+#include "../../pygame/vector2.h"
 
 namespace envhive::classic_control {
 
-// pygame.math.Vector2((x, y)).rotate_rad(angle): the angle is reduced to [0, 2 pi) with fmod, and
-// multiples of 90 degrees (within 1e-6) are exact swaps -- both change the rounding of sin/cos.
-struct Vec2 {
-  double x, y;
-};
-Vec2 pygame_rotate_rad(Vec2 v, double angle);
+// The shared pygame rasterizer (csrc/envs/pygame/).
+using pygame::Canvas;
+using pygame::gfx_coord;
+using pygame::Point;
+using pygame::Rgb;
+using pygame::smoothscale_shrink;
+
+using pygame::pygame_rotate_rad;
+using pygame::Vec2;
 
 // CartPole-v0/v1: 600 x 400. state = (x, x_dot, theta, theta_dot), float64.
 constexpr int kCartPoleWidth = 600, kCartPoleHeight = 400;

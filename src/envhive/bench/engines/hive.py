@@ -12,6 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from envhive.bench.engines.base import (
     ALT_PYTHON_ENV,
     Engine,
@@ -20,6 +22,7 @@ from envhive.bench.engines.base import (
     pool_runner,
     task_kwargs,
 )
+from envhive.images import read_render_image
 
 ENVHIVE_HINT = "envhive not importable"
 LOOP_BENCH_DIR_ENV = "ENVHIVE_LOOP_BENCH_DIR"
@@ -103,6 +106,8 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
     elif family == "minigrid":
         data = "-"  # the family reads no files
+    elif family == "box2d":
+        data = _loop_bench_images(binary, task)
     else:
         raise ValueError(f"no loop bench for the {family} family")
     return _run_loop_bench(binary, data, task, seconds, seed)
@@ -114,6 +119,19 @@ def _run_loop_bench(binary: Path, data: str, task: str, seconds: float, seed: in
     if m is None:
         raise RuntimeError(f"{binary.name} printed no steps_per_s: {out.stdout[-300:]} {out.stderr[-300:]}")
     return float(m.group(1))
+
+
+def _loop_bench_images(binary: Path, task: str) -> str:
+    """A folder with the images `task` draws from the start (CarRacing's font, which only pygame
+    makes), as `<family>_loop_bench --images TASK` lists them, written the way it reads them."""
+    folder = Path(tempfile.mkdtemp(prefix="envhive-loop-bench-"))
+    listing = subprocess.run([str(binary), "--images", task], check=True, capture_output=True, text=True).stdout
+    for line in listing.splitlines():
+        name, source = line.split("\t")
+        img = np.ascontiguousarray(read_render_image(source), dtype=np.uint8)
+        header = np.array([img.shape[1], img.shape[0]], "<i4").tobytes()
+        (folder / (name.replace("/", "__") + ".rgba")).write_bytes(header + img.tobytes())
+    return str(folder)
 
 
 POOLS = (

@@ -1,13 +1,13 @@
-// RGBA images for the one scene that blits a picture (Pendulum's torque arrow): pygame's
+// pygame.transform for RGBA images (Pendulum's torque arrow, the toy-text sprites): pygame's
 // smoothscale (area-averaging shrink) and its per-pixel-alpha blit onto an opaque surface.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "../../../core/render.h"
+#include "../../core/render.h"
 
-namespace envhive::classic_control {
+namespace envhive::pygame {
 
 // Images are envhive::RgbaImage: four bytes per pixel, rows top first. The filters treat the four
 // channels alike; Canvas::blit_alpha reads them as R, G, B, A.
@@ -25,4 +25,13 @@ SmoothscaleArith default_smoothscale_arith();
 RgbaImage smoothscale_shrink(const RgbaImage& src, int w, int h,
                              SmoothscaleArith arith = default_smoothscale_arith());
 
-}  // namespace envhive::classic_control
+// pygame.transform.smoothscale of an opaque RGB surface (h x w x 3, rows top first) to dw x dh
+// (a shrink on both axes), into `dst` (dh x dw x 3).
+void smoothscale_rgb(const uint8_t* src, int w, int h, uint8_t* dst, int dw, int dh,
+                     SmoothscaleArith arith = default_smoothscale_arith());
+
+// pygame.transform.scale(img, (w, h)): SDL's nearest-neighbour stretch. Output pixel (x, y) is
+// source pixel ((x * incx + incx / 2) >> 16, (y * incy + incy / 2) >> 16), inc = (src << 16) / dst.
+RgbaImage scale_nearest(const RgbaImage& src, int w, int h);
+
+}  // namespace envhive::pygame
