@@ -3,9 +3,9 @@
 One module per family of engines: `hive` (envhive's own), `gym_vector` (Gymnasium's
 vectorisers), `thread_pools` (EnvPool, ale-py's vector env), `processes` (plain processes,
 PufferLib), `dmc` (dm_control's own loop), `trainers` (the trainers' env APIs) and `ppo` (the
-trainers' PPO); `base` is what an engine is, `reference` the Gymnasium env each runs. The metadata (`ENGINES`) is cheap to import;
-the simulators themselves (envhive's native module, EnvPool, Gymnasium) are imported only inside
-`build`, in the worker process.
+trainers' PPO); `base` is what an engine is, `reference` the Gymnasium env each runs. The
+metadata (`ENGINES`) is cheap to import; the simulators themselves (envhive's native module,
+EnvPool, Gymnasium) are imported only inside `build`, in the worker process.
 """
 
 from __future__ import annotations
