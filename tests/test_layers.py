@@ -76,6 +76,7 @@ LAZY_ALLOWED = {
     ("envhive.bench.engines.trainers", "envhive.adapters.torchrl"): TRAINER_ENGINE,
     ("envhive.bench.engines.trainers", "envhive.adapters.rllib"): TRAINER_ENGINE,
     ("envhive.bench.engines.trainers", "envhive.adapters.tianshou"): TRAINER_ENGINE,
+    ("envhive.bench.engines.trainers", "envhive.pools"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines.ppo", "envhive.adapters.rl_games"): TRAINER_ENGINE,
     ("envhive.bench.engines.ppo", "envhive.adapters.torchrl"): TRAINER_ENGINE,
     ("envhive.bench.engines.ppo", "envhive.adapters.rllib"): TRAINER_ENGINE,
