@@ -16,7 +16,8 @@ if(NOT ENVHIVE_BUILD_XLA STREQUAL "OFF")
   if(_xla_found EQUAL 0 AND EXISTS "${ENVHIVE_XLA_INCLUDE_DIR}/xla/ffi/api/ffi.h")
     message(STATUS "envhive: XLA FFI headers ${ENVHIVE_XLA_INCLUDE_DIR}")
     nanobind_add_module(_xla NB_STATIC NB_DOMAIN envhive_xla
-      csrc/xla/module.cc csrc/xla/calls.cc csrc/xla/ffi_cpu.cc csrc/xla/ffi_cuda.cc)
+      csrc/xla/module.cc csrc/xla/calls.cc csrc/xla/ffi_cpu.cc csrc/xla/staged_call.cc csrc/xla/ffi_cuda.cc
+      csrc/xla/ffi_cuda_twin.cc)
     target_include_directories(_xla SYSTEM PRIVATE "${ENVHIVE_XLA_INCLUDE_DIR}")  # SYSTEM: XLA's headers under -Wall
     target_include_directories(_xla PRIVATE csrc)
     target_compile_options(_xla PRIVATE ${ENVHIVE_COMPILE_OPTIONS})

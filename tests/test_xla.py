@@ -656,3 +656,153 @@ def test_gpu_rollout_matches_the_cpu() -> None:
     ref = replay("CartPole-v1", np.asarray(a), num_envs=8, seed=3)
     for t, (o, *_x) in enumerate(ref):
         np.testing.assert_array_equal(np.asarray(obs[t]), o)
+
+
+# ---------------------------------------------------------------------------------- the CUDA twin
+# The CUDA handlers' staging (csrc/xla/staged_call.cc) on the CPU device: copies that land only at a
+# sync, staging poisoned between calls. The scans that failed on a GPU (issue 34) must equal the CPU
+# targets' results and the numpy loop through it.
+
+
+@pytest.fixture
+def twin(monkeypatch: pytest.MonkeyPatch):
+    """Programs traced while this is active lower to the CUDA twin's targets."""
+
+    def use(on: bool) -> None:
+        monkeypatch.setenv("ENVHIVE_XLA_CUDA_TWIN", "1" if on else "0")
+
+    return use
+
+
+def test_cuda_twin_scan_of_step_equals_the_cpu_targets_and_the_numpy_loop(twin) -> None:
+    outs = {}
+    for target in ("cpu", "twin"):
+        twin(target == "twin")
+        env = envhive.make("CartPole-v1", num_envs=8, seed=3)
+        env.reset()
+        handle, _, _, step = env.xla()
+        run = rollout(step, 100, discrete(8, 2))
+        assert ("envhive_step_cuda_twin" in run.lower(handle, jax.random.key(1)).as_text()) == (target == "twin")
+        handle, first = run(handle, jax.random.key(1))
+        _, second = run(handle, jax.random.key(2))  # the second call, with the handle the first returned
+        outs[target] = jax.tree.map(np.asarray, (first, second))
+        env.close()
+    for a, b in zip(jax.tree.leaves(outs["cpu"]), jax.tree.leaves(outs["twin"]), strict=True):
+        np.testing.assert_array_equal(a, b)
+    actions = np.concatenate([outs["twin"][0][0], outs["twin"][1][0]])
+    obs = np.concatenate([outs["twin"][0][1], outs["twin"][1][1]])
+    for t, (o, *_r) in enumerate(replay("CartPole-v1", actions, num_envs=8, seed=3)):
+        np.testing.assert_array_equal(obs[t], o, err_msg=f"step {t}")
+
+
+def test_cuda_twin_vmapped_scan_over_handles_and_async_send_recv(twin) -> None:
+    """A batch of pools (one call per step for all lanes) and EnvPool's async recv/send loop,
+    through the twin, each equal to the CPU targets' run."""
+    results = {}
+    for target in ("cpu", "twin"):
+        twin(target == "twin")
+        envs = [envhive.make("CartPole-v1", num_envs=4, seed=s) for s in (10, 20, 30)]
+        for e in envs:
+            e.reset()
+        fns = [e.xla() for e in envs]
+        run = jax.jit(jax.vmap(scan_fn(fns[0].step, 30, discrete(4, 2))))
+        _, (_, obs, rew, *_r) = run(jnp.stack([f.handle for f in fns]), jax.random.split(jax.random.key(0), 3))
+        kw = {"num_envs": 6, "batch_size": 3, "num_threads": 1, "seed": 5}
+        async_env = envhive.make("CartPole-v1", **kw)
+        async_env.async_reset()
+        handle, recv, send, _ = async_env.xla()
+
+        @jax.jit
+        def loop(h, key, recv=recv, send=send):
+            def body(h, k):
+                h, (o, r, _, _, info) = recv(h)
+                a = jax.random.randint(k, (3,), 0, 2)
+                return send(h, a, info["env_id"]), (o, info["env_id"], a)
+
+            return jax.lax.scan(body, h, jax.random.split(key, 40))
+
+        _, async_out = loop(handle, jax.random.key(4))
+        results[target] = jax.tree.map(np.asarray, (obs, rew, async_out))
+    for a, b in zip(jax.tree.leaves(results["cpu"]), jax.tree.leaves(results["twin"]), strict=True):
+        np.testing.assert_array_equal(a, b)
+    obs = results["twin"][0]
+    for lane, seed in enumerate((10, 20, 30)):  # each lane as its pool stepped alone, by numpy
+        acts = np.asarray(
+            jax.vmap(lambda k: jax.vmap(discrete(4, 2))(jax.random.split(k, 30)))(
+                jax.random.split(jax.random.key(0), 3)
+            )[lane]
+        )
+        for t, (o, *_r) in enumerate(replay("CartPole-v1", acts, num_envs=4, seed=seed)):
+            np.testing.assert_array_equal(obs[lane, t], o, err_msg=f"lane {lane} step {t}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "twin"])
+def test_cuda_twin_overlap_of_send_and_recv_on_one_handle(twin, target) -> None:
+    """EnvPool's overlap idiom (send and recv given one handle, XLA picks the order) in a loop."""
+    twin(target == "twin")
+    env = envhive.make("CartPole-v1", num_envs=8, batch_size=4, seed=0)
+    handle, recv, send, _ = env.xla()
+
+    @jax.jit
+    def loop(h0, ids):
+        def body(carry, _):
+            h0, ids, seen = carry
+            send(h0, jnp.zeros(4, jnp.int32), ids)
+            h1, (_, _, _, _, info) = recv(h0)
+            return (h1, info["env_id"], seen.at[info["env_id"]].add(1)), None
+
+        return jax.lax.scan(body, (h0, ids, jnp.zeros(8, jnp.int32)), None, length=30)[0]
+
+    env.async_reset()
+    handle, (*_s, info) = recv(handle)
+    handle, _, seen = loop(handle, info["env_id"])
+    assert int(seen.sum()) == 120 and (np.asarray(seen) > 0).all()
+    handle, _ = recv(handle)  # consistent afterwards: the other half of the envs
+    jax.block_until_ready(handle)
+
+
+def test_cuda_twin_stale_handle_raises_once_at_the_call(twin) -> None:
+    """A reused handle fails at its call, once: the pool and the next handle carry on, and no later
+    effects barrier raises it again (JAX keeps a failed program's token until it is replaced)."""
+    twin(True)
+    env = envhive.make("CartPole-v1", num_envs=4, seed=0)
+    env.reset()
+    handle, _, _, step = env.xla()
+    run = hx.checked(jax.jit(step))
+    first, _ = run(handle, jnp.zeros(4, jnp.int32))
+    with pytest.raises(hx.StaleHandleError, match="this is call #1 on the pool but the handle is for call #0"):
+        run(handle, jnp.zeros(4, jnp.int32))
+    jax.effects_barrier()  # delivered once: not raised again here (nor at exit)
+    _, (obs, *_r) = run(first, jnp.zeros(4, jnp.int32))
+    ref = replay("CartPole-v1", np.zeros((2, 4), np.int64), num_envs=4, seed=0)
+    np.testing.assert_array_equal(np.asarray(obs), ref[1][0])
+
+
+def test_a_failed_call_on_a_device_that_is_not_the_default_is_raised_once() -> None:
+    """A program that failed on a device other than the default one (a GPU program while the CPU
+    is the default, here the second CPU device) is forgotten too once translate_errors delivered
+    its error: jax.effects_barrier(), and JAX's exit handlers, do not raise it again."""
+    code = textwrap.dedent(
+        """
+        import os
+        os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=2"
+        import jax, jax.numpy as jnp, envhive
+        from envhive import xla as hx
+        env = envhive.make("CartPole-v1", num_envs=2)
+        env.reset()
+        handle, _, _, step = env.xla()
+        other = jax.devices()[1]
+        f = hx.checked(jax.jit(step))
+        h = jax.device_put(handle, other)
+        h1, _ = f(h, jax.device_put(jnp.zeros(2, jnp.int32), other))
+        try:
+            f(h, jax.device_put(jnp.zeros(2, jnp.int32), other))
+        except hx.StaleHandleError:
+            print("stale once")
+        jax.effects_barrier()
+        print("barrier clean")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.split() == ["stale", "once", "barrier", "clean"], out.stderr[-3000:]
+    assert "StaleHandle" not in out.stderr and "stale handle" not in out.stderr, out.stderr[-3000:]

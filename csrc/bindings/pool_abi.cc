@@ -105,6 +105,7 @@ int32_t NativePool::abi_acquire(uint64_t call, EnvhiveStatus* st) {
   }
   xla_.checked = false;
   xla_.sent = false;
+  xla_.received = false;
   xla_.current = call;
   return ENVHIVE_OK;
 }
@@ -115,6 +116,10 @@ void NativePool::abi_release(uint64_t call, bool reached_pool, bool ok) {
   if (pool_->obs_target() != nullptr) pool_->settle();
   if (reached_pool) {
     if (ok && xla_.pair_of == XlaState::Op::kNone) xla_.next_call.store(call + 1, std::memory_order_relaxed);
+    if (ok && xla_.pair_of == XlaState::Op::kNone && xla_.sent && !xla_.received) {
+      xla_.open_call = call;  // a lone send: a recv may still come with its handle (XLA ran the send first)
+      xla_.open_op = XlaState::Op::kSend;
+    }
     xla_.resync = !ok;  // the caller still holds the handle from before the failed program
   }
   xla_.pair_of = XlaState::Op::kNone;
@@ -207,6 +212,7 @@ int32_t NativePool::abi_recv(const EnvhiveBuffer* outputs, int64_t count, Envhiv
     copy_batch(blk, outputs, obs_in_place);
   });
   pool_->recycler()->release(blk);
+  xla_.received = result == ENVHIVE_OK;
   if (result == ENVHIVE_OK && failures.empty() && !xla_.sent && xla_.pair_of == XlaState::Op::kNone) {
     xla_.open_call = xla_.current;  // a lone recv: a send may still come with its handle
     xla_.open_op = XlaState::Op::kRecv;

@@ -65,6 +65,7 @@ struct XlaState {
   Op open_op = Op::kNone;        // which one it was
   Op pair_of = Op::kNone;        // the call inside is the pair of a lone `pair_of`
   bool sent = false;             // the call inside sent actions (a send, or a step)
+  bool received = false;         // the call inside received a batch (a recv, or a step)
   std::vector<std::byte> rows;         // actions converted to the pool's action dtype
 };
 

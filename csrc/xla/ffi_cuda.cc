@@ -1,10 +1,10 @@
 // The XLA FFI handlers on the CUDA platform: the pools step on the host, so each call copies its
 // inputs (handles, actions, env ids) device -> pinned host on XLA's stream, runs the same host core
 // as on CPU (calls.cc), and copies the results and the next handles back host -> device on that
-// stream: one copy each way per buffer, ordered with the program's own work.
-//
-// NOT RUN: no GPU was available where this was written; it compiles everywhere (the driver is
-// loaded at run time) and its registration is tested on CPU-only machines (tests/test_xla.py).
+// stream: one copy each way per buffer, ordered with the program's own work. The per-call logic
+// is staged_call.cc's, written once against a copy interface that this file implements with the
+// CUDA driver and ffi_cuda_twin.cc on the host (tests/test_xla.py runs the twin on CPU-only
+// machines; test_gpu_rollout_matches_the_cpu runs this file where JAX has a CUDA device).
 //
 // The CUDA driver API is loaded with dlopen("libcuda.so.1") at the first call, so the module needs
 // no CUDA toolkit to build, links nothing CUDA, and imports on machines without a driver; the few
@@ -14,12 +14,10 @@
 // code, so XLA must not capture them into a CUDA graph (no trait is the default).
 #include <dlfcn.h>
 
-#include <cstring>
 #include <string>
-#include <vector>
 
-#include "calls.h"
 #include "ffi_targets.h"
+#include "staged_call.h"
 
 struct CUstream_st;
 
@@ -56,117 +54,46 @@ struct Driver {
   }
 };
 
-ffi::Error cuda_error(const char* what, CUresult r) {
-  return ffi::Error::Internal(std::string("envhive[RuntimeError]: ") + what + " failed (CUresult " +
-                              std::to_string(r) + ")");
-}
-
-// Pinned host staging, one set per XLA host thread: a call synchronises its stream before it
-// returns, so its buffers are free again for the next call on that thread.
-class Staging {
- public:
-  static Staging& for_this_thread() {
-    thread_local Staging staging;
-    return staging;
-  }
-  ~Staging() {
-    if (const Driver* cu = Driver::get())
-      for (auto& b : bufs_)
-        if (b.data) cu->free_host(b.data);
-  }
-  // A pinned buffer of at least `bytes` for slot `i`, or nullptr.
-  void* get(size_t i, size_t bytes, const Driver& cu) {
-    if (bufs_.size() <= i) bufs_.resize(i + 1);
-    Buf& b = bufs_[i];
-    if (b.size < bytes || b.data == nullptr) {
-      if (b.data) cu.free_host(b.data);
-      b = {};
-      if (cu.host_alloc(&b.data, bytes == 0 ? 1 : bytes, kHostAllocPortable) != 0) return nullptr;
-      b.size = bytes;
-    }
-    return b.data;
-  }
-
- private:
-  struct Buf {
-    void* data = nullptr;
-    size_t size = 0;
-  };
-  std::vector<Buf> bufs_;
-};
-
 CUdeviceptr dev(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
 
-size_t bytes_of(const ffi::AnyBuffer& b) { return b.size_bytes(); }
+// The copy interface on the driver (only used once Driver::get() has succeeded).
+const DeviceCopies kCuda{
+    "CUDA",
+    [](void* host, const void* device, size_t bytes, void* stream) {
+      return Driver::get()->memcpy_dtoh(host, dev(device), bytes, static_cast<CUstream>(stream));
+    },
+    [](void* device, const void* host, size_t bytes, void* stream) {
+      return Driver::get()->memcpy_htod(dev(device), host, bytes, static_cast<CUstream>(stream));
+    },
+    [](void* stream) { return Driver::get()->sync(static_cast<CUstream>(stream)); },
+    [](void** host, size_t bytes) { return Driver::get()->host_alloc(host, bytes, kHostAllocPortable); },
+    [](void* host) { (void)Driver::get()->free_host(host); },
+    "cuMemcpyDtoHAsync",
+    "cuMemcpyHtoDAsync",
+    "cuStreamSynchronize",
+    "cuMemHostAlloc",
+};
 
-// One call: inputs (handle, then actions and env ids for send/step) device -> host, the host
-// core, then the next handles and the outputs host -> device.
-ffi::Error cuda_call(CUstream stream, ffi::AnyBuffer handle, const ffi::RemainingArgs* args,
-                     ffi::Result<ffi::AnyBuffer>& handle_out, const ffi::RemainingRets* rets) {
-  const Driver* cu = Driver::get();
-  if (!cu) return ffi::Error::Internal("envhive[RuntimeError]: the CUDA driver (libcuda.so.1) cannot be loaded");
-  Staging& st = Staging::for_this_thread();
-  std::vector<ffi::AnyBuffer> in{handle};
-  if (args) {
-    if (args->size() != 2) return ffi::Error::InvalidArgument("envhive[ValueError]: send takes (handle, actions, env_id)");
-    for (size_t k = 0; k < 2; ++k) {
-      auto a = args->get<ffi::AnyBuffer>(k);
-      if (a.has_error()) return a.error();
-      in.push_back(*a);
-    }
-  }
-  std::vector<ffi::AnyBuffer> out{*handle_out};
-  if (rets)
-    for (size_t k = 0; k < rets->size(); ++k) {
-      auto r = rets->get<ffi::AnyBuffer>(k);
-      if (r.has_error()) return r.error();
-      out.push_back(**r);
-    }
-  // 1. Inputs device -> pinned host, then wait: the pools need the values now.
-  std::vector<HostBuffer> host_in;
-  for (size_t i = 0; i < in.size(); ++i) {
-    void* h = st.get(i, bytes_of(in[i]), *cu);
-    if (!h) return ffi::Error::Internal("envhive[RuntimeError]: cuMemHostAlloc failed");
-    if (CUresult r = cu->memcpy_dtoh(h, dev(in[i].untyped_data()), bytes_of(in[i]), stream))
-      return cuda_error("cuMemcpyDtoHAsync", r);
-    host_in.push_back({h, envhive_dtype(in[i].element_type()), in[i].element_count()});
-  }
-  if (CUresult r = cu->sync(stream)) return cuda_error("cuStreamSynchronize", r);
-  std::vector<HostBuffer> host_out;
-  for (size_t i = 0; i < out.size(); ++i) {
-    void* h = st.get(in.size() + i, bytes_of(out[i]), *cu);
-    if (!h) return ffi::Error::Internal("envhive[RuntimeError]: cuMemHostAlloc failed");
-    host_out.push_back({h, envhive_dtype(out[i].element_type()), out[i].element_count()});
-  }
-  // 2. The host core, exactly as on CPU.
-  const CallBuffers call{host_in[0],
-                         static_cast<uint8_t*>(host_out[0].data),
-                         args ? &host_in[1] : nullptr,
-                         args ? &host_in[2] : nullptr,
-                         host_out.size() > 1 ? &host_out[1] : nullptr,
-                         host_out.size() - 1};
-  if (auto err = run_call(call); err.failure()) return err;
-  // 3. Results host -> device, then wait, which frees the staging for the next call.
-  for (size_t i = 0; i < out.size(); ++i)
-    if (CUresult r = cu->memcpy_htod(dev(out[i].untyped_data()), host_out[i].data, bytes_of(out[i]), stream))
-      return cuda_error("cuMemcpyHtoDAsync", r);
-  if (CUresult r = cu->sync(stream)) return cuda_error("cuStreamSynchronize", r);
-  return ffi::Error::Success();
+ffi::Error cuda_call(CUstream stream, const ffi::AnyBuffer& handle, const ffi::RemainingArgs* args,
+                     const ffi::AnyBuffer& handle_out, const ffi::RemainingRets* rets) {
+  if (!Driver::get())
+    return ffi::Error::Internal("envhive[RuntimeError]: the CUDA driver (libcuda.so.1) cannot be loaded");
+  return staged_call(kCuda, stream, handle, args, handle_out, rets);
 }
 
 ffi::Error send_cuda(CUstream stream, ffi::AnyBuffer handle, ffi::RemainingArgs args,
                      ffi::Result<ffi::AnyBuffer> handle_out) {
-  return cuda_call(stream, handle, &args, handle_out, nullptr);
+  return cuda_call(stream, handle, &args, *handle_out, nullptr);
 }
 
 ffi::Error recv_cuda(CUstream stream, ffi::AnyBuffer handle, ffi::Result<ffi::AnyBuffer> handle_out,
                      ffi::RemainingRets rets) {
-  return cuda_call(stream, handle, nullptr, handle_out, &rets);
+  return cuda_call(stream, handle, nullptr, *handle_out, &rets);
 }
 
 ffi::Error step_cuda(CUstream stream, ffi::AnyBuffer handle, ffi::RemainingArgs args,
                      ffi::Result<ffi::AnyBuffer> handle_out, ffi::RemainingRets rets) {
-  return cuda_call(stream, handle, &args, handle_out, &rets);
+  return cuda_call(stream, handle, &args, *handle_out, &rets);
 }
 
 }  // namespace

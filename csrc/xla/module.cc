@@ -76,6 +76,13 @@ NB_MODULE(_xla, m) {
     d["envhive_step"] = handler(EnvhiveStepCuda);
     return d;
   });
+  m.def("cuda_twin_targets", [] {  // CPU targets running the CUDA handlers' staging on the host
+    nb::dict d;
+    d["envhive_send_cuda_twin"] = handler(EnvhiveSendCudaTwin);
+    d["envhive_recv_cuda_twin"] = handler(EnvhiveRecvCudaTwin);
+    d["envhive_step_cuda_twin"] = handler(EnvhiveStepCudaTwin);
+    return d;
+  });
   m.def("cuda_driver_available", &cuda_driver_available,
         "Whether libcuda.so.1 loads here (the CUDA targets need it; they are registered regardless).");
 }

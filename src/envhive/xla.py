@@ -64,7 +64,10 @@ mixing the two. ``env.close()`` from another thread makes a call waiting inside 
 ``PoolClosedError``.
 
 **GPU.** The targets are registered for CUDA too (the pools step on the host; inputs and results
-are copied once each way on XLA's stream). That path has not been run on a GPU yet.
+are copied once each way on XLA's stream, then the stream is synchronised). The CUDA handlers'
+staging (csrc/xla/staged_call.cc) also runs on the CPU device as the *CUDA twin*, whose copies
+land only at a sync and whose staging is poisoned between calls; the tests lower to it with the
+private switch ``ENVHIVE_XLA_CUDA_TWIN=1`` (read when a program is traced; CPU device only).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -149,6 +153,9 @@ def register_targets() -> None:
             jax.ffi.register_ffi_target(name, capsule, platform="cpu", api_version=1)
         for name, capsule in _xla.cuda_targets().items():
             jax.ffi.register_ffi_target(name, capsule, platform="CUDA", api_version=1)
+        # The CUDA handlers' staging run on the host (inert unless a program lowers to them).
+        for name, capsule in _xla.cuda_twin_targets().items():
+            jax.ffi.register_ffi_target(name, capsule, platform="cpu", api_version=1)
         _registered = True
 
 
@@ -277,12 +284,22 @@ def _as_tuples(node: Any) -> Any:
 # The custom calls, and how they batch.
 
 
+_CUDA_TWIN = "ENVHIVE_XLA_CUDA_TWIN"
+
+
+def _lowers_to_cuda_twin() -> bool:
+    """Whether calls traced now go to the CUDA handlers' host twin (``ENVHIVE_XLA_CUDA_TWIN=1``, a
+    switch for tests: the twin targets exist on the CPU platform only). Read at trace time, so a
+    program keeps the targets it was traced with."""
+    return os.environ.get(_CUDA_TWIN) == "1"
+
+
 @functools.cache
-def _ffi_call(op: str, layout: _Layout, lanes: tuple[int, ...]) -> Callable[..., Any]:
+def _ffi_call(op: str, layout: _Layout, lanes: tuple[int, ...], twin: bool = False) -> Callable[..., Any]:
     handle = jax.ShapeDtypeStruct((*lanes, HANDLE_BYTES), jnp.uint8)
     results: Any = handle if op == "send" else (handle, *layout.outputs(lanes))
     return jax.ffi.ffi_call(
-        f"envhive_{op}",
+        f"envhive_{op}_cuda_twin" if twin else f"envhive_{op}",
         results,
         # The call acts on a pool: XLA must neither drop it when its outputs are unused nor merge it.
         has_side_effect=True,
@@ -339,7 +356,7 @@ def _op(op: str, layout: _Layout, all_envs: bool) -> Any:
                 arrays = (arrays[0], ids)
             else:
                 _check_shape("env_id", arrays[1], (*lanes, layout.rows))
-        return _ffi_call(op, layout, lanes)(handle, *arrays)
+        return _ffi_call(op, layout, lanes, _lowers_to_cuda_twin())(handle, *arrays)
 
     @call.def_vmap
     def rule(axis_size: int, in_batched: list[bool], handle: jax.Array, *arrays: jax.Array) -> Any:
@@ -467,11 +484,18 @@ def translate(error: BaseException) -> BaseException:
 
 
 def _forget_failed_program() -> None:
-    """JAX keeps the runtime token of the last program with side effects and re-raises its error at
-    every later effects barrier, at interpreter exit too, until another such program replaces it.
-    Once the error has been delivered, replace it: a program whose only effect is an empty debug
-    callback, waited for (public API only)."""
-    _effect_barrier_program()()
+    """JAX keeps, per device, the runtime token of the last program with side effects there and
+    re-raises its error at every later effects barrier, at interpreter exit too, until another such
+    program on that device replaces it. Once the error has been delivered, replace it on every
+    device a pool's program may have run on (the default backend's and the CPU's: a program placed
+    on a GPU while the CPU is the default, or the other way round): a program whose only effect is
+    an empty debug callback, waited for (public API only)."""
+    devices = list(jax.local_devices())
+    with contextlib.suppress(RuntimeError):  # (no CPU backend)
+        devices += [d for d in jax.local_devices(backend="cpu") if d not in devices]
+    for device in devices:
+        with jax.default_device(device):
+            _effect_barrier_program()()
     jax.effects_barrier()
 
 
