@@ -88,3 +88,38 @@ def test_each_limit_is_one_line_past_its_size(tmp_path: Path) -> None:
         "big.py:Big": f"a class of {MAX_CLASS_LINES + 1} lines (limit {MAX_CLASS_LINES})",
         "big.h": f"a C++ file of {MAX_CPP_LINES + 1} lines (limit {MAX_CPP_LINES})",
     }
+
+
+def _base_names(node: ast.ClassDef) -> set[str]:
+    """The last name of each base (``gymnasium.vector.VectorEnv`` -> ``VectorEnv``)."""
+    names = set()
+    for base in node.bases:
+        if isinstance(base, ast.Subscript):
+            base = base.value
+        if isinstance(base, ast.Attribute):
+            names.add(base.attr)
+        elif isinstance(base, ast.Name):
+            names.add(base.id)
+    return names
+
+
+def test_one_vector_env_class() -> None:
+    """Exactly one ``gymnasium.vector.VectorEnv`` subclass in src/envhive (the facade every backend
+    sits behind), counting subclasses of subclasses; a new backend is a Backend, not a VectorEnv."""
+    classes = [
+        (path.relative_to(ROOT).as_posix(), node)
+        for path in python_modules()
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ClassDef)
+    ]
+    vector_names = {"VectorEnv"}
+    found: dict[str, str] = {}
+    grew = True
+    while grew:
+        grew = False
+        for where, node in classes:
+            if node.name not in found and _base_names(node) & vector_names:
+                found[node.name] = where
+                vector_names.add(node.name)
+                grew = True
+    assert found == {"HiveVectorEnv": "src/envhive/vector.py"}, found
