@@ -74,7 +74,6 @@ class CarRacingEnv final : public Env {
   bool new_lap_ = false;
   bool lap_finished_ = false;  // info["lap_finished"] of the last step
   std::vector<uint8_t> state_;  // the 96 x 96 x 3 observation
-  std::vector<uint8_t> canvas_;  // the 1000 x 800 surface it is scaled from
 };
 
 }  // namespace envhive::box2d
