@@ -144,93 +144,10 @@ void Canvas::put_mixed(int x, int y, Rgb c, float b) {
   for (int k = 0; k < 3; ++k) p[k] = static_cast<uint8_t>(static_cast<int>(b * src[k] + (1 - b) * p[k]));
 }
 
-// All arithmetic in float, as pygame does it; the line is first clipped to one pixel beyond the
-// canvas on every side, and y is carried one pixel down so (int) truncation floors it.
+// pygame's draw.aaline: one segment of pygame-ce's aaline with both end points drawn (the same
+// float arithmetic; see ce_aaline).
 void Canvas::aaline(float x1, float y1, float x2, float y2, Rgb c) {
-  float dx = x2 - x1, dy = y2 - y1;
-  if (std::fabs(dx) < 0.0001 && std::fabs(dy) < 0.0001) {  // a point: full brightness
-    put_mixed(static_cast<int>(std::floor(x1 + 0.5)), static_cast<int>(std::floor(y1 + 0.5)), c, 1.0f);
-    return;
-  }
-  float lo_x = -1.0f, hi_x = lo_x + static_cast<float>(w_) + 1.0f;  // clip window, major axis
-  float lo_y = -1.0f, hi_y = lo_y + static_cast<float>(h_) + 1.0f;  // and minor axis
-  const bool steep = std::fabs(dx) < std::fabs(dy);
-  if (steep) {  // walk along y: swap the roles of x and y
-    std::swap(x1, y1);
-    std::swap(x2, y2);
-    std::swap(dx, dy);
-    std::swap(lo_x, lo_y);
-    std::swap(hi_x, hi_y);
-  }
-  if (dx < 0) {
-    std::swap(x1, x2);
-    std::swap(y1, y2);
-    dx = -dx;
-    dy = -dy;
-  }
-  if (x2 <= lo_x || x1 >= hi_x) return;
-  const float gradient = dy / dx;
-  if (x1 < lo_x) {
-    y1 += gradient * (lo_x - x1);
-    x1 = lo_x;
-  }
-  if (x2 > hi_x) {
-    y2 += gradient * (hi_x - x2);
-    x2 = hi_x;
-  }
-  if (gradient > 0.0f) {
-    if (y2 <= lo_y || y1 >= hi_y) return;
-    if (y1 < lo_y) {
-      x1 += (lo_y - y1) / gradient;
-      y1 = lo_y;
-    }
-    if (y2 > hi_y) {
-      x2 += (hi_y - y2) / gradient;
-      y2 = hi_y;
-    }
-  } else {
-    if (y1 <= lo_y || y2 >= hi_y) return;
-    if (y2 < lo_y) {
-      x2 += (lo_y - y2) / gradient;
-      y2 = lo_y;
-    }
-    if (y1 > hi_y) {
-      x1 += (hi_y - y1) / gradient;
-      y1 = hi_y;
-    }
-  }
-  y1 += 1.0f;
-  y2 += 1.0f;
-  // plot(major, minor): the pixel at major-axis coordinate u and minor-axis coordinate v
-  auto plot = [&](int u, int v, float b) {
-    if (steep)
-      put_mixed(v, u, c, b);
-    else
-      put_mixed(u, v, c, b);
-  };
-  // The two end pixels: coverage scaled by how much of the end column the line covers.
-  auto endpoint = [&](int u, float v_end, float gap) {
-    const int v = static_cast<int>(v_end);
-    const float frac = v_end - static_cast<float>(v);
-    if (static_cast<float>(v) < v_end) plot(u, v, frac * gap);
-    plot(u, v - 1, (1 - frac) * gap);
-  };
-  int u_start = static_cast<int>(x1);
-  float v = y1 + gradient * static_cast<float>(u_start - x1);
-  if (x2 > lo_x + 1.0f) {
-    endpoint(u_start, v, static_cast<float>(1 + u_start) - x1);
-    v += gradient;
-    ++u_start;
-  }
-  const int u_end = static_cast<int>(std::ceil(x2));
-  if (x1 < hi_x - 1.0f) endpoint(u_end, y2 + gradient * static_cast<float>(u_end - x2), static_cast<float>(1 - u_end) + x2);
-  for (int u = u_start; u < u_end; ++u) {
-    const int iv = static_cast<int>(v);
-    const float b = 1 - v + static_cast<float>(iv);
-    plot(u, iv - 1, b);
-    if (static_cast<float>(iv) < v) plot(u, iv, 1 - b);
-    v += gradient;
-  }
+  ce_aaline(x1, y1, x2, y2, /*skip_first=*/false, /*skip_second=*/false, /*extra_pixel=*/false, c);
 }
 
 // ---- pygame.gfxdraw.aapolygon ------------------------------------------------------------------
