@@ -240,3 +240,44 @@ def test_reset_needed_is_gymnasiums() -> None:
     import gymnasium
 
     assert issubclass(envhive.ResetNeeded, gymnasium.error.ResetNeeded)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_freeing_an_inherited_pool_does_not_hang() -> None:
+    """A pool in a reference cycle (garbage the parent has not collected yet) is inherited by a child
+    forked then (multiprocessing's fork start method: the process backend's default on Linux), whose
+    garbage collector frees it. The pool's threads live in the parent only: the child's copy must
+    neither join them nor destroy the locks and condition variables they wait on (that waited
+    forever: a process-backend worker hung at its first garbage collection)."""
+    import gc
+
+    gc.disable()
+    try:
+        env = envhive.make("CartPole-v1", num_envs=8, num_threads=2)
+        env.reset(seed=0)
+        env.step(np.zeros(8, np.int64))
+        env.cycle = env  # only the collector frees it
+        del env
+        time.sleep(0.3)  # the worker thread is asleep on the pool's condition variable
+        pid = os.fork()
+        if pid == 0:  # the child: free the copy, report, leave without Python's exit handlers
+            code = 1
+            try:
+                gc.collect()
+                code = 0
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + 30
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail("the forked child hung freeing the pool it inherited")
+            time.sleep(0.05)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        gc.enable()
+        gc.collect()  # the parent frees its pool (its threads stop) as usual

@@ -98,6 +98,11 @@ NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOp
 // PoolClosedError within one chunk of envs (or, when its envs write into the call's obs buffer,
 // once the batch's envs have run: abi_release settles), and the pool is freed once it has left.
 NativePool::~NativePool() {
+  if (forked_copy()) {
+    // The parent owns the pool (and the registry's lock may have been held at the fork): leaked.
+    static_cast<void>(pool_.release());
+    return;
+  }
   PoolRegistry::get().remove(serial_);
   if (pool_) {
     closing_.store(true, std::memory_order_seq_cst);
@@ -113,6 +118,10 @@ NativePool::~NativePool() {
 // then stops the threads. Idempotent.
 void NativePool::close() {
   if (pool_->closed()) return;
+  if (forked_copy()) {  // a forked child's copy: calls on it raise "closed", the parent's threads run on
+    closing_.store(true, std::memory_order_seq_cst);
+    return;
+  }
   PoolRegistry::get().remove(serial_);              // handles in XLA programs: "closed" from now
   closing_.store(true, std::memory_order_seq_cst);  // calls starting from now raise "closed"
   pool_->request_close();

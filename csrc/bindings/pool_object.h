@@ -7,6 +7,9 @@
 // the call in flight return (it raises PoolClosedError) and then closes.
 #pragma once
 
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -137,6 +140,12 @@ class NativePool {
   size_t num_outputs() const;
   void copy_batch(const std::byte* blk, const EnvhiveBuffer* out, bool obs_in_place) const;
 
+  // A copy of the pool object in a child forked from the process that made it (the child's
+  // garbage collector may free it): the pool's threads live in the parent only, so the copy never
+  // closes, joins or destroys anything of theirs (its locks and condition variables may be held or
+  // waited on by threads the child does not have: destroying them would wait forever).
+  bool forked_copy() const { return getpid() != owner_pid_; }
+  const pid_t owner_pid_ = getpid();
   std::unique_ptr<Pool> pool_;
   std::string task_id_;
   uint64_t max_seed_ = UINT64_MAX;  // TaskMeta::max_seed
