@@ -26,11 +26,13 @@ if(NOT ENVHIVE_VERSION)
 endif()
 
 set(ENVHIVE_CORE_SOURCES
-  core/env_stepper.cc core/output_ring.cc core/pool.cc core/registry.cc core/standby.cc core/work_queue.cc)
+  core/env_stepper.cc core/numpy_kernels.cc core/output_ring.cc core/pool.cc core/registry.cc core/standby.cc
+  core/work_queue.cc)
 # Compiled into every family module (a per-module C API, e.g. for XLA, goes here too: the SDK ships
 # whatever these lists name).
 set(ENVHIVE_BINDING_SOURCES bindings/module.cc bindings/native_pool.cc bindings/spec_types.cc bindings/call_front.cc
-  bindings/batch_views.cc bindings/dm_columns.cc bindings/frames.cc bindings/numpy_views.cc bindings/pool_abi.cc)
+  bindings/batch_views.cc bindings/dm_columns.cc bindings/frames.cc bindings/numpy_kernel_install.cc bindings/numpy_views.cc
+  bindings/pool_abi.cc)
 set(ENVHIVE_METADATA_SCRIPT "${ENVHIVE_CSRC_DIR}/bindings/write_module_metadata.py")
 
 set(ENVHIVE_COMPILE_OPTIONS -ffp-contract=off -Wall -Wextra)  # no FMA contraction: match numpy
@@ -154,7 +156,7 @@ void envhive::bind_module_extras(nanobind::module_&) {}
   target_include_directories(${name} PRIVATE "${ENVHIVE_NUMPY_INCLUDE_DIR}" "${ENVHIVE_CSRC_DIR}")
   target_compile_definitions(${name} PRIVATE ENVHIVE_MODULE_NAME=${name} ENVHIVE_VERSION_STRING="${ENVHIVE_VERSION}"
     NPY_NO_DEPRECATED_API=NPY_1_26_API_VERSION NPY_TARGET_VERSION=NPY_1_26_API_VERSION)
-  target_link_libraries(${name} PRIVATE envhive_core)
+  target_link_libraries(${name} PRIVATE envhive_core ${CMAKE_DL_LIBS})  # dl: numpy's BLAS (numpy_kernel_install.cc)
   # Keep the static libraries' symbols (the core's, a family's third-party library's) out of the
   # dynamic symbol table, and pack relative relocations where the toolchain can: both shrink what
   # loading a module maps, and no module can bind another's copy of the engine.

@@ -370,7 +370,7 @@ void DmcEnv::randomize_limited_and_rotational_joints() {
         // random_limited_quaternion(random, range_max)
         double axis[3];
         for (double& v : axis) v = random_.standard_normal();
-        const double norm = linalg_norm(axis, 3);
+        const double norm = npk::norm(axis, 3);
         for (double& v : axis) v /= norm;
         const double angle = random_.random_sample() * hi;
         mju_axisAngle2Quat(qpos, axis, angle);
@@ -380,12 +380,12 @@ void DmcEnv::randomize_limited_and_rotational_joints() {
     } else if (type == mjJNT_BALL) {
       double quat[4];
       for (double& v : quat) v = random_.standard_normal();
-      const double norm = linalg_norm(quat, 4);
+      const double norm = npk::norm(quat, 4);
       for (int i = 0; i < 4; ++i) qpos[i] = quat[i] / norm;
     } else if (type == mjJNT_FREE) {
       double quat[4];
       for (double& v : quat) v = random_.random_sample();  // dm_control's rand, not randn (kept for its benchmarks)
-      const double norm = linalg_norm(quat, 4);
+      const double norm = npk::norm(quat, 4);
       for (int i = 0; i < 4; ++i) qpos[3 + i] = quat[i] / norm;
     }
   }

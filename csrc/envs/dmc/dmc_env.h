@@ -38,7 +38,6 @@
 #include "../../core/render.h"
 #include "../../core/task.h"
 #include "../mujoco/mujoco_env.h"
-#include "linalg.h"
 #include "model_source.h"
 #include "rewards.h"
 
@@ -207,7 +206,8 @@ class DmcEnv : public Env {
   // rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean().
   double small_control_mean() const {
     const double sum = npcompat::np_sum<double>(static_cast<size_t>(m_->nu), [this](size_t i) {
-      return tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray);
+      return tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0},
+                       Arg::array(static_cast<size_t>(m_->nu)));
     });
     return sum / m_->nu;
   }

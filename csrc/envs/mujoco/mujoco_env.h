@@ -35,6 +35,7 @@
 
 #include "../../core/task.h"
 #include "../../core/numpy_compat.h"
+#include "../../core/numpy_kernels.h"
 #include "render/scene_renderer.h"
 
 namespace envhive::mujoco {
@@ -70,10 +71,12 @@ ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::
 // numpy's Generator.standard_normal() on envhive's PCG64 stream (numpy's ziggurat, bit for bit).
 double standard_normal(Pcg64& rng);
 
+// np.linalg.norm of a contiguous float64 vector, through numpy's own BLAS (core/numpy_kernels.h).
+inline double np_norm(const double* a, size_t n) { return npk::norm(a, n); }
+
 // numpy-compatible arithmetic (core/numpy_compat.h), used unqualified by every MuJoCo task.
 using npcompat::f32;
 using npcompat::np_clip;
-using npcompat::np_norm;
 using npcompat::np_sum;
 using npcompat::np_sum_squares;
 using npcompat::np_sum_squares_clipped;
