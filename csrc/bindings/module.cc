@@ -88,6 +88,7 @@ nb::dict task_manifest() {
     entry["doc"] = t.meta.doc;
     entry["max_episode_steps"] = t.meta.max_episode_steps;
     entry["hidden"] = t.meta.hidden;
+    entry["task_time_limit"] = t.meta.task_time_limit;
     nb::list config;
     for (const auto& f : t.config) config.append(nb::make_tuple(f.name, config_value_to_py(f.default_value), f.doc));
     entry["config"] = config;

@@ -50,10 +50,23 @@ using ModelPtr = std::shared_ptr<const mjModel>;
 
 // --- library plumbing (mujoco_env.cc) ---
 
-// Route mju_error to a C++ exception (MujocoError) and mju_warning to stderr (each distinct
-// message once), so MuJoCo never writes MUJOCO_LOG.TXT nor exits the process. Handlers already
-// set by someone else are left alone. Idempotent.
+// MuJoCo's error and warning handlers are one pair per process, shared by everyone who loads
+// libmujoco (dm_control installs Python callbacks that log through absl, and abort on an error).
+// envhive's take the pair and keep the previous one: inside envhive's own MuJoCo work (a
+// MujocoScope on this thread) mju_error becomes a C++ exception (MujocoError) and mju_warning a
+// line on stderr (each distinct message once; none for the models a reference ships), so MuJoCo
+// never writes MUJOCO_LOG.TXT nor exits the process; anywhere else they go to the previous
+// handlers, so dm_control's and mujoco's own calls behave as without envhive. Called when a model
+// is compiled and when an env is made (another library may have taken the pair since).
 void install_handlers();
+// Marks this thread as doing envhive's MuJoCo work for its scope (nestable; a few ns).
+class MujocoScope {
+ public:
+  MujocoScope();
+  ~MujocoScope();
+  MujocoScope(const MujocoScope&) = delete;
+  MujocoScope& operator=(const MujocoScope&) = delete;
+};
 // Gymnasium's MuJoCo asset folder (gymnasium/envs/mujoco/assets), found at import.
 void set_assets_dir(std::string dir);
 const std::string& assets_dir();
@@ -198,6 +211,7 @@ class MujocoEnv : public Env {
   // before simulating would see it recomputed from the new qpos, so it is opt-in.
   bool can_prepare() const override { return prepare_ok_ && m_->opt.integrator != mjINT_RK4; }
   void prepare() override {
+    MujocoScope scope;
     if (prepared_) return;
     mj_step1(m_, d_);
     prepared_ = true;
@@ -222,6 +236,7 @@ class MujocoEnv : public Env {
   // do_simulation). Tasks that never read cacc / cfrc_* may set post_constraint_ = false: it
   // only fills those outputs and does not change the trajectory.
   void do_simulation(const float* action) {
+    MujocoScope scope;
     for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = static_cast<double>(action[i]);
     int i = 0;
     if (prepared_) {  // the first mj_step's mj_step1 ran in prepare()
