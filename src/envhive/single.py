@@ -115,6 +115,13 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         if hasattr(self, "_vec"):
             self._vec.close()
 
+    def __getattr__(self, name: str) -> Any:
+        """The task's own methods (a GoalEnv's ``compute_reward``, ...: ``HiveVectorEnv.task_methods``)."""
+        methods = self.__dict__["_vec"].task_methods if "_vec" in self.__dict__ else {}
+        if name in methods:
+            return methods[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __repr__(self) -> str:
         return f"HiveEnv({self.task_spec.id})"
 

@@ -186,6 +186,8 @@ class SB3VecEnv(VecEnv):
             return [name in SHARED_ATTRIBUTES] * len(targets)
         if method_name == "render":
             return self._frames(targets)
+        if method_name in self.pool.task_methods:  # a GoalEnv's compute_reward (HerReplayBuffer), ...
+            return [self.pool.task_methods[method_name](*method_args, **method_kwargs) for _ in targets]
         raise AttributeError(
             f"{self.pool!r} has no env method {method_name!r}: {NO_ENV_OBJECTS}; env_method knows "
             f"{', '.join(ENV_METHODS)}. Reset options go through set_options() "

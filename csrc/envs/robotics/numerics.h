@@ -1,0 +1,41 @@
+// The few calls of Gymnasium-Robotics whose numpy result depends on the CPU, in one place so they
+// can be switched to the process-wide reference-numerics table (numpy's own ufunc loops and BLAS
+// calls) once it lands. Everything else the family computes is plain IEEE arithmetic in numpy's
+// operand order (elementwise +, -, *, sqrt, and add.reduce over the last axis, which numpy sums
+// left to right for the short rows used here) and is bit for bit the reference's on every CPU.
+//
+//  - matvec3: `jac @ qvel` of a (3, nv) float64 Jacobian (mujoco_utils.get_site_xvelp/xvelr).
+//    numpy's matmul hands it to OpenBLAS dgemv, whose kernel (and so its summation order and FMA
+//    use) OpenBLAS picks per CPU. Here: one left-to-right dot per row, no FMA. The tests bound the
+//    difference by 8 ulp of sum_j |jac_ij * qvel_j| (the error of any summation order).
+//  - blas_norm: np.linalg.norm(x) with axis=None is sqrt(x.dot(x)): OpenBLAS ddot. Used by the
+//    Fetch object placement only in `< 0.1`, so a difference could only flip a draw lying within an
+//    ulp of the threshold.
+//  - arctan2: np.arctan2 on float64 is glibc's atan2 on baseline and AVX2 CPUs, and SVML's on
+//    CPUs with AVX512_SKX (it differs from glibc in the last bit for a few percent of inputs).
+//    Here: glibc's atan2, so object rotations are exact on baseline / AVX2 and within 2 ulp on
+//    AVX-512.
+#pragma once
+
+#include <cmath>
+
+namespace envhive::robotics::numerics {
+
+inline void matvec3(const double* jac, const double* v, int n, double out[3]) {
+  for (int r = 0; r < 3; ++r) {
+    double s = 0.0;
+    const double* row = jac + static_cast<long>(r) * n;
+    for (int j = 0; j < n; ++j) s += row[j] * v[j];
+    out[r] = s;
+  }
+}
+
+inline double blas_norm(const double* x, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return std::sqrt(s);
+}
+
+inline double arctan2(double y, double x) { return std::atan2(y, x); }
+
+}  // namespace envhive::robotics::numerics

@@ -1,0 +1,1 @@
+"""What envhive knows about each task family, one module per family."""
