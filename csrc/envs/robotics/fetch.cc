@@ -93,12 +93,6 @@ std::shared_ptr<const FetchSetup> fetch_setup(const FetchTask& task) {
   return setup;
 }
 
-bool dense_reward(const Config& c) {
-  const std::string& r = c.text("reward_type");
-  if (r == "dense") return true;
-  if (r == "sparse") return false;
-  throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" + r + "'");
-}
 
 std::vector<ConfigField> FetchEnv::config(const FetchTask& task) {
   return {{"reward_type", std::string(task.dense ? "dense" : "sparse"),

@@ -43,9 +43,6 @@ struct FetchSetup {
 };
 std::shared_ptr<const FetchSetup> fetch_setup(const FetchTask& task);
 
-// "sparse" or "dense" (std::invalid_argument otherwise).
-bool dense_reward(const Config& c);
-
 class FetchEnv final : public RobotEnv {
  public:
   static std::vector<ConfigField> config(const FetchTask& task);

@@ -24,6 +24,13 @@ std::string asset_path(const std::string& relative) {
   return (std::filesystem::path(g_assets_dir) / relative).string();
 }
 
+bool dense_reward(const Config& c) {
+  const std::string& r = c.text("reward_type");
+  if (r == "dense") return true;
+  if (r == "sparse") return false;
+  throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" + r + "'");
+}
+
 int name_id(const mjModel* m, mjtObj type, const std::string& name) {
   const int id = mj_name2id(m, type, name.c_str());
   if (id < 0) throw std::invalid_argument("the robot model has no object named '" + name + "'");

@@ -28,6 +28,9 @@ void set_assets_dir(std::string dir);
 // assets folder / relative path; throws std::invalid_argument when the folder is unknown.
 std::string asset_path(const std::string& relative);
 
+// The reward_type kwarg: "sparse" or "dense" (std::invalid_argument otherwise); true for dense.
+bool dense_reward(const Config& c);
+
 // mj_name2id, or std::invalid_argument naming the missing object.
 int name_id(const mjModel* m, mjtObj type, const std::string& name);
 

@@ -2,7 +2,9 @@
 
 #include <string>
 
+#include "ant_maze.h"
 #include "fetch.h"
+#include "point_maze.h"
 #include "robot_env.h"
 
 namespace envhive::robotics {
@@ -72,12 +74,51 @@ void register_fetch(TaskRegistry& registry) {
   }
 }
 
+// The maze layouts of the PointMaze and AntMaze ids, with their time limits (point, ant).
+struct MazeLayoutId {
+  const char* name;
+  int64_t point_steps, ant_steps;
+};
+constexpr MazeLayoutId kMazes[] = {
+    {"UMaze", 300, 700},          {"Open", 300, 700},           {"Open_Diverse_G", 300, 700},
+    {"Open_Diverse_GR", 300, 700}, {"Medium", 600, 1000},        {"Medium_Diverse_G", 600, 1000},
+    {"Medium_Diverse_GR", 600, 1000}, {"Large", 800, 1000},      {"Large_Diverse_G", 800, 1000},
+    {"Large_Diverse_GR", 800, 1000},
+};
+
+void register_mazes(TaskRegistry& registry) {
+  for (const MazeLayoutId& maze : kMazes)
+    for (const bool dense : {false, true}) {
+      const std::string suffix = std::string(maze.name) + (dense ? "Dense" : "");
+      const std::string reward = dense ? ", dense reward" : ", sparse reward";
+      const std::string point_id = "PointMaze_" + suffix + "-v3";
+      register_task<PointMazeEnv>(registry,
+                                  {.id = point_id,
+                                   .family = "robotics",
+                                   .doc = "Steer a force-actuated ball to a goal in the " + std::string(maze.name) +
+                                          " maze" + reward + " (Gymnasium-Robotics " + point_id + ").",
+                                   .max_episode_steps = maze.point_steps},
+                                  MazeTask{.reference_id = point_id, .dense = dense});
+      for (const bool v5 : {false, true}) {
+        const std::string ant_id = "AntMaze_" + suffix + (v5 ? "-v5" : "-v4");
+        register_task<AntMazeEnv>(registry,
+                                  {.id = ant_id,
+                                   .family = "robotics",
+                                   .doc = "Make Gymnasium's Ant walk to a goal in the " + std::string(maze.name) +
+                                          " maze" + reward + " (Gymnasium-Robotics " + ant_id + ").",
+                                   .max_episode_steps = maze.ant_steps},
+                                  MazeTask{.reference_id = ant_id, .dense = dense, .v5 = v5});
+      }
+    }
+}
+
 }  // namespace
 
 void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
   mujoco::install_handlers();
   set_assets_dir(assets_dir);
   register_fetch(registry);
+  register_mazes(registry);
 }
 
 }  // namespace envhive::robotics

@@ -7,7 +7,10 @@ endif()
 add_library(envhive_robotics_envs STATIC
   csrc/envs/robotics/robotics.cc
   csrc/envs/robotics/robot_env.cc
-  csrc/envs/robotics/fetch.cc)
+  csrc/envs/robotics/fetch.cc
+  csrc/envs/robotics/maze.cc
+  csrc/envs/robotics/point_maze.cc
+  csrc/envs/robotics/ant_maze.cc)
 target_compile_options(envhive_robotics_envs PRIVATE ${ENVHIVE_COMPILE_OPTIONS})
 target_link_libraries(envhive_robotics_envs PUBLIC envhive_mujoco_envs)
 envhive_add_family(NAME _robotics PACKAGE envhive SOURCES csrc/bindings/robotics_tasks.cc)

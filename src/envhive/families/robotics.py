@@ -28,13 +28,96 @@ FAMILY = "robotics"
 
 FETCH_TASKS = ("Reach", "Push", "Slide", "PickAndPlace")
 FETCH_IDS = tuple(f"Fetch{t}{dense}-v4" for t in FETCH_TASKS for dense in ("", "Dense"))
-ALL_IDS = FETCH_IDS
+MAZES = (
+    "UMaze",
+    "Open",
+    "Open_Diverse_G",
+    "Open_Diverse_GR",
+    "Medium",
+    "Medium_Diverse_G",
+    "Medium_Diverse_GR",
+    "Large",
+    "Large_Diverse_G",
+    "Large_Diverse_GR",
+)
+POINT_MAZE_IDS = tuple(f"PointMaze_{m}{dense}-v3" for m in MAZES for dense in ("", "Dense"))
+ANT_MAZE_IDS = tuple(f"AntMaze_{m}{dense}-v{v}" for v in (4, 5) for m in MAZES for dense in ("", "Dense"))
+MAZE_IDS = POINT_MAZE_IDS + ANT_MAZE_IDS
+ALL_IDS = FETCH_IDS + MAZE_IDS
 
 # The goal methods every GoalEnv facade answers.
 GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
 # EnvPool 1.2.5's ids of these tasks (EnvPool's Gymnasium-Robotics port), where it has them.
 ENVPOOL_IDS: dict[str, str] = {}
+
+
+def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
+    """The MuJoCo XML of a maze task and its map, as gymnasium-robotics' Maze.make_maze builds them.
+
+    ``agent``: "point" (gymnasium-robotics' point.xml) or "ant" (Gymnasium's MuJoCo ant.xml);
+    ``task_id``: the registered gymnasium-robotics id whose ``maze_map`` it uses. The agent's XML
+    gets one box geom per wall cell and the goal's site, serialised by ElementTree exactly as the
+    reference writes its temporary file, so MuJoCo compiles the same model. The map comes back as
+    one string per row, a character per cell: '1' wall, '0' empty, 'r' reset, 'g' goal, 'c' both."""
+    import xml.etree.ElementTree as ET
+
+    import gymnasium
+    import gymnasium_robotics
+
+    gymnasium.register_envs(gymnasium_robotics)
+    maze_map = gymnasium.registry[task_id].kwargs["maze_map"]
+    if agent == "point":
+        folder = assets_dir()
+        if folder is None:
+            raise ModuleNotFoundError("the maze tasks need gymnasium-robotics: pip install 'envhive[robotics]'")
+        xml_path = str(Path(folder) / "point" / "point.xml")
+        scaling: float = 1
+        height = 0.4
+    elif agent == "ant":
+        spec = importlib.util.find_spec("gymnasium.envs.mujoco")
+        assert spec is not None and spec.submodule_search_locations
+        xml_path = str(Path(next(iter(spec.submodule_search_locations))) / "assets" / "ant.xml")
+        scaling = 4
+        height = 0.5
+    else:
+        raise ValueError(f"unknown maze agent {agent!r}")
+    tree = ET.parse(xml_path)
+    worldbody = tree.find(".//worldbody")
+    assert worldbody is not None
+    rows, length, width = [], len(maze_map), len(maze_map[0])
+    x_center, y_center = width / 2 * scaling, length / 2 * scaling
+    for i in range(length):
+        row = ""
+        for j in range(width):
+            cell = maze_map[i][j]
+            row += str(cell)
+            if cell == 1:
+                x = (j + 0.5) * scaling - x_center
+                y = y_center - (i + 0.5) * scaling
+                ET.SubElement(
+                    worldbody,
+                    "geom",
+                    name=f"block_{i}_{j}",
+                    pos=f"{x} {y} {height / 2 * scaling}",
+                    size=f"{0.5 * scaling} {0.5 * scaling} {height / 2 * scaling}",
+                    type="box",
+                    material="",
+                    contype="1",
+                    conaffinity="1",
+                    rgba="0.7 0.5 0.3 1.0",
+                )
+        rows.append(row)
+    ET.SubElement(
+        worldbody,
+        "site",
+        name="target",
+        pos=f"0 0 {height / 2 * scaling}",
+        size=f"{0.2 * scaling}",
+        rgba="1 0 0 0.7",
+        type="sphere",
+    )
+    return ET.tostring(tree.getroot(), encoding="unicode"), rows
 
 
 def assets_dir() -> str | None:
@@ -78,20 +161,50 @@ class DistanceGoal:
         return _never(achieved_goal)
 
 
+@dataclass(frozen=True)
+class MazeGoal:
+    """The goal test of PointMaze and AntMaze (maze_v4.MazeEnv): success within 0.45 of the goal;
+    sparse rewards 1.0 / 0.0 (float64), dense ones exp(-distance). compute_terminated is True
+    there when ``continuing_task`` is False: for one goal exactly as the reference computes it
+    (np.linalg.norm over the whole array), for a batch row by row."""
+
+    dense: bool
+    continuing_task: bool
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        d = DistanceGoal(self.dense, 0.45).distance(achieved_goal, desired_goal)
+        if self.dense:
+            return np.exp(-d)
+        return (d <= 0.45).astype(np.float64)
+
+    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        if self.continuing_task:
+            return _never(achieved_goal)
+        a, d = np.asarray(achieved_goal), np.asarray(desired_goal)
+        if a.ndim <= 1:
+            return bool(np.linalg.norm(a - d) <= 0.45)
+        return np.linalg.norm(a - d, axis=-1) <= 0.45
+
+    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        return _never(achieved_goal)
+
+
 def _never(achieved_goal: Any) -> Any:
     """False for one goal (the reference's plain ``False``), an array of False for a batch."""
     shape = np.shape(achieved_goal)[:-1]
     return False if shape == () else np.zeros(shape, dtype=bool)
 
 
-def goal_functions(task_id: str, config: dict[str, Any]) -> DistanceGoal | None:
+def goal_functions(task_id: str, config: dict[str, Any]) -> DistanceGoal | MazeGoal | None:
     """The goal test of a task with its kwargs, or None for a task that is not a GoalEnv."""
+    if task_id not in FETCH_IDS and task_id not in MAZE_IDS:
+        return None
+    reward_type = config.get("reward_type", "sparse")
+    if reward_type not in ("sparse", "dense"):
+        raise ValueError(f"reward_type must be 'sparse' or 'dense', got {reward_type!r}")
     if task_id in FETCH_IDS:
-        reward_type = config.get("reward_type", "sparse")
-        if reward_type not in ("sparse", "dense"):
-            raise ValueError(f"reward_type must be 'sparse' or 'dense', got {reward_type!r}")
         return DistanceGoal(dense=reward_type == "dense", distance_threshold=0.05)
-    return None
+    return MazeGoal(dense=reward_type == "dense", continuing_task=bool(config.get("continuing_task", True)))
 
 
 def goal_methods(task_id: str, family: str, config: dict[str, Any]) -> dict[str, Callable[..., Any]]:

@@ -144,19 +144,23 @@ def lockstep(
     num_envs: int = 2,
     obs_bounds: Any = None,
     action_seed: int = 0,
+    reward_ulps: int = 0,
+    info_ulps: dict[str, int] | None = None,
+    policy: Any = None,
     **kwargs: Any,
 ) -> dict[str, int]:
     """Step an envhive pool (seed=seed, NEXT_STEP autoreset) and num_envs reference envs (env i
     reset with seed + i first, then without a seed) with the same random actions; compare every
     observation leaf (exactly, or within ``obs_bounds(ref_env)``: per element), reward, termination,
-    truncation and info. Returns counts of episode ends and resets seen."""
+    truncation and info (rewards and infos bit for bit, or within ``reward_ulps`` / ``info_ulps[key]``
+    ulps). ``policy(obs, rng)``: the actions (default: uniform over 1.2 x the action bounds). Returns counts of episode ends and resets seen."""
     pool = envhive.make(task_id, num_envs=num_envs, seed=seed, **kwargs)
     refs = [reference(task_id, **kwargs) for _ in range(num_envs)]
     rng = np.random.default_rng(action_seed)
     try:
         obs, _ = pool.reset()
         ref_obs = [r.reset(seed=seed + i)[0] for i, r in enumerate(refs)]
-        counts = {"ends": 0, "resets": 0}
+        counts = {"ends": 0, "resets": 0, "terminations": 0, "goal_changes": 0}
 
         def check(i: int, where: str) -> None:
             bound = obs_bounds(refs[i]) if obs_bounds is not None else 0.0
@@ -169,7 +173,10 @@ def lockstep(
         done = [False] * num_envs
         space = pool.single_action_space
         for t in range(steps):
-            actions = rng.uniform(space.low * 1.2, space.high * 1.2, size=(num_envs, *space.shape)).astype(space.dtype)
+            if policy is not None:
+                actions = np.asarray(policy(obs, rng), dtype=space.dtype)
+            else:
+                actions = rng.uniform(space.low * 1.2, space.high * 1.2, size=(num_envs, *space.shape)).astype(space.dtype)
             obs, reward, terminated, truncated, info = pool.step(actions)
             for i, ref in enumerate(refs):
                 if done[i]:
@@ -179,17 +186,27 @@ def lockstep(
                     assert reward[i] == 0 and not terminated[i] and not truncated[i]
                     done[i] = False
                     continue
+                previous_goal = ref_obs[i]["desired_goal"].copy()
                 ref_obs[i], r, term, trunc, ref_info = ref.step(actions[i])
+                counts["goal_changes"] += not np.array_equal(previous_goal, ref_obs[i]["desired_goal"])
                 check(i, f"step {t}")
                 where = f"{task_id} env {i} step {t}"
-                assert np.float64(reward[i]).tobytes() == np.float64(r).tobytes(), f"{where}: reward {reward[i]} != {r}"
+                if reward_ulps:
+                    assert abs(reward[i] - r) <= reward_ulps * np.spacing(abs(r)), f"{where}: reward {reward[i]} != {r}"
+                else:
+                    assert np.float64(reward[i]).tobytes() == np.float64(r).tobytes(), f"{where}: reward {reward[i]} != {r}"
                 assert bool(terminated[i]) == bool(term), f"{where}: terminated"
                 assert bool(truncated[i]) == bool(trunc), f"{where}: truncated"
                 for key, value in ref_info.items():
                     assert key in info, f"{where}: info has no {key!r}"
+                    if info_ulps and key in info_ulps:
+                        tol = info_ulps[key] * np.spacing(abs(np.float64(value)))
+                        assert abs(info[key][i] - value) <= tol, f"{where}: info[{key!r}] {info[key][i]} != {value}"
+                        continue
                     assert np.asarray(info[key][i]).tobytes() == np.asarray(value, dtype=info[key].dtype).tobytes(), (
                         f"{where}: info[{key!r}] {info[key][i]} != {value}"
                     )
+                counts["terminations"] += bool(term)
                 if term or trunc:
                     counts["ends"] += 1
                     done[i] = True
