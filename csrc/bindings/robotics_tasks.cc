@@ -23,12 +23,20 @@ robotics::MazeFiles maze_files(const std::string& agent, const std::string& refe
   for (nb::handle row : built[1]) files.rows.push_back(nb::cast<std::string>(row));
   return files;
 }
+
+// gymnasium_robotics/envs/assets of the installed package, found without importing it (nor envhive:
+// this runs while the module loads), as envhive.families.robotics.assets_dir() finds it; "" if absent.
+std::string assets_dir() {
+  nb::object spec = nb::module_::import_("importlib.util").attr("find_spec")("gymnasium_robotics");
+  if (spec.is_none() || spec.attr("submodule_search_locations").is_none()) return {};
+  nb::object folder = nb::module_::import_("pathlib").attr("Path")(spec.attr("submodule_search_locations")[0]);
+  return nb::cast<std::string>(nb::str(folder.attr("joinpath")("envs", "assets")));
+}
 }  // namespace
 
 void register_module_tasks(TaskRegistry& registry) {
   robotics::set_maze_source(&maze_files);
-  const nb::object dir = nb::module_::import_("envhive.families.robotics").attr("assets_dir")();
-  robotics::register_tasks(registry, dir.is_none() ? std::string() : nb::cast<std::string>(dir));
+  robotics::register_tasks(registry, assets_dir());
 }
 
 void bind_module_extras(nanobind::module_& /*m*/) {}

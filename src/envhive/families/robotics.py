@@ -63,9 +63,8 @@ def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
     import xml.etree.ElementTree as ET
 
     import gymnasium
-    import gymnasium_robotics
 
-    gymnasium.register_envs(gymnasium_robotics)
+    gymnasium.register_envs(importlib.import_module("gymnasium_robotics"))
     maze_map = gymnasium.registry[task_id].kwargs["maze_map"]
     if agent == "point":
         folder = assets_dir()

@@ -153,7 +153,8 @@ def lockstep(
     reset with seed + i first, then without a seed) with the same random actions; compare every
     observation leaf (exactly, or within ``obs_bounds(ref_env)``: per element), reward, termination,
     truncation and info (rewards and infos bit for bit, or within ``reward_ulps`` / ``info_ulps[key]``
-    ulps). ``policy(obs, rng)``: the actions (default: uniform over 1.2 x the action bounds). Returns counts of episode ends and resets seen."""
+    ulps). ``policy(obs, rng)``: the actions (default: uniform over 1.2 x the action bounds).
+    Returns counts of episode ends, resets, terminations and goal changes seen."""
     pool = envhive.make(task_id, num_envs=num_envs, seed=seed, **kwargs)
     refs = [reference(task_id, **kwargs) for _ in range(num_envs)]
     rng = np.random.default_rng(action_seed)
@@ -176,7 +177,8 @@ def lockstep(
             if policy is not None:
                 actions = np.asarray(policy(obs, rng), dtype=space.dtype)
             else:
-                actions = rng.uniform(space.low * 1.2, space.high * 1.2, size=(num_envs, *space.shape)).astype(space.dtype)
+                size = (num_envs, *space.shape)
+                actions = rng.uniform(space.low * 1.2, space.high * 1.2, size=size).astype(space.dtype)
             obs, reward, terminated, truncated, info = pool.step(actions)
             for i, ref in enumerate(refs):
                 if done[i]:
@@ -194,7 +196,8 @@ def lockstep(
                 if reward_ulps:
                     assert abs(reward[i] - r) <= reward_ulps * np.spacing(abs(r)), f"{where}: reward {reward[i]} != {r}"
                 else:
-                    assert np.float64(reward[i]).tobytes() == np.float64(r).tobytes(), f"{where}: reward {reward[i]} != {r}"
+                    same = np.float64(reward[i]).tobytes() == np.float64(r).tobytes()
+                    assert same, f"{where}: reward {reward[i]} != {r}"
                 assert bool(terminated[i]) == bool(term), f"{where}: terminated"
                 assert bool(truncated[i]) == bool(trunc), f"{where}: truncated"
                 for key, value in ref_info.items():
