@@ -8,9 +8,11 @@
 //    numpy's matmul hands it to OpenBLAS dgemv, whose kernel (and so its summation order and FMA
 //    use) OpenBLAS picks per CPU. Here: one left-to-right dot per row, no FMA. The tests bound the
 //    difference by 8 ulp of sum_j |jac_ij * qvel_j| (the error of any summation order).
-//  - blas_norm: np.linalg.norm(x) with axis=None is sqrt(x.dot(x)): OpenBLAS ddot. Used by the
-//    Fetch object placement only in `< 0.1`, so a difference could only flip a draw lying within an
-//    ulp of the threshold.
+//  - blas_norm: np.linalg.norm(x) with axis=None is sqrt(x.dot(x)): OpenBLAS ddot, whose loop for
+//    short vectors accumulates with fused multiply-adds on FMA CPUs (as csrc/envs/dmc/linalg.h
+//    found; Nehalem's kernel does not fuse). Used only in comparisons with a threshold (Fetch's object
+//    placement `< 0.1`, the mazes' `<= 0.45` and `<= 0.5 * scaling`), so a kernel difference could
+//    only flip a draw lying within an ulp of it.
 //  - exp: np.exp on float64 is glibc's exp on baseline and AVX2 CPUs and numpy's own AVX512F kernel
 //    on AVX-512 CPUs (1 ulp from glibc for a few percent of inputs): the dense maze reward.
 //  - arctan2: np.arctan2 on float64 is glibc's atan2 on baseline and AVX2 CPUs, and SVML's on
@@ -34,7 +36,7 @@ inline void matvec3(const double* jac, const double* v, int n, double out[3]) {
 
 inline double blas_norm(const double* x, int n) {
   double s = 0.0;
-  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  for (int i = 0; i < n; ++i) s = std::fma(x[i], x[i], s);
   return std::sqrt(s);
 }
 

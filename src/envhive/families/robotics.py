@@ -48,8 +48,9 @@ ALL_IDS = FETCH_IDS + MAZE_IDS
 # The goal methods every GoalEnv facade answers.
 GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
-# EnvPool 1.2.5's ids of these tasks (EnvPool's Gymnasium-Robotics port), where it has them.
-ENVPOOL_IDS: dict[str, str] = {}
+# EnvPool 1.2.5's ids of these tasks (its Gymnasium-Robotics port, not seed-exact): the same names.
+# It has Fetch, PointMaze and the others, but no AntMaze.
+ENVPOOL_IDS: dict[str, str] = {task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS}
 
 
 def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
@@ -119,6 +120,19 @@ def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
     return ET.tostring(tree.getroot(), encoding="unicode"), rows
 
 
+def write_loop_bench_data(task_id: str, folder: str) -> None:
+    """What robotics_loop_bench reads for ``task_id`` (csrc/envs/robotics/loop_bench.cc): a link to
+    the assets folder and, for a maze task, its model (maze.xml) and map rows (maze.rows)."""
+    assets = assets_dir()
+    if assets is None:
+        raise ModuleNotFoundError("the robotics loop bench needs gymnasium-robotics: pip install 'envhive[robotics]'")
+    (Path(folder) / "assets").symlink_to(assets)
+    if task_id in MAZE_IDS:
+        xml, rows = maze_model("point" if task_id.startswith("Point") else "ant", task_id)
+        (Path(folder) / "maze.xml").write_text(xml)
+        (Path(folder) / "maze.rows").write_text("\n".join(rows) + "\n")
+
+
 def assets_dir() -> str | None:
     """gymnasium_robotics/envs/assets of the installed package, or None when it is not installed."""
     spec = importlib.util.find_spec("gymnasium_robotics")
@@ -138,13 +152,7 @@ class DistanceGoal:
     distance_threshold: float
 
     def distance(self, achieved_goal: Any, desired_goal: Any) -> Any:
-        achieved_goal = np.asarray(achieved_goal)
-        desired_goal = np.asarray(desired_goal)
-        if achieved_goal.shape != desired_goal.shape:
-            raise ValueError(
-                f"achieved_goal and desired_goal must have the same shape, got {achieved_goal.shape} "
-                f"and {desired_goal.shape}"
-            )
+        achieved_goal, desired_goal = _goals(achieved_goal, desired_goal)
         return np.linalg.norm(achieved_goal - desired_goal, axis=-1)
 
     def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
@@ -154,10 +162,10 @@ class DistanceGoal:
         return -(d > self.distance_threshold).astype(np.float32)
 
     def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
-        return _never(achieved_goal)
+        return _never(achieved_goal, desired_goal)
 
     def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
-        return _never(achieved_goal)
+        return _never(achieved_goal, desired_goal)
 
 
 @dataclass(frozen=True)
@@ -178,19 +186,31 @@ class MazeGoal:
 
     def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
         if self.continuing_task:
-            return _never(achieved_goal)
+            return _never(achieved_goal, desired_goal)
         a, d = np.asarray(achieved_goal), np.asarray(desired_goal)
         if a.ndim <= 1:
             return bool(np.linalg.norm(a - d) <= 0.45)
         return np.linalg.norm(a - d, axis=-1) <= 0.45
 
     def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
-        return _never(achieved_goal)
+        return _never(achieved_goal, desired_goal)
 
 
-def _never(achieved_goal: Any) -> Any:
+def _goals(achieved_goal: Any, desired_goal: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Both goals as arrays of one shape, or ValueError."""
+    achieved_goal = np.asarray(achieved_goal)
+    desired_goal = np.asarray(desired_goal)
+    if achieved_goal.shape != desired_goal.shape:
+        raise ValueError(
+            f"achieved_goal and desired_goal must have the same shape, got {achieved_goal.shape} "
+            f"and {desired_goal.shape}"
+        )
+    return achieved_goal, desired_goal
+
+
+def _never(achieved_goal: Any, desired_goal: Any) -> Any:
     """False for one goal (the reference's plain ``False``), an array of False for a batch."""
-    shape = np.shape(achieved_goal)[:-1]
+    shape = _goals(achieved_goal, desired_goal)[0].shape[:-1]
     return False if shape == () else np.zeros(shape, dtype=bool)
 
 

@@ -22,6 +22,7 @@ from envhive.bench.engines.base import (
     pool_runner,
     task_kwargs,
 )
+from envhive.families.robotics import write_loop_bench_data
 from envhive.images import read_render_image
 
 ENVHIVE_HINT = "envhive not importable"
@@ -98,6 +99,10 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         with tempfile.TemporaryDirectory(prefix="dmc-models-") as models:
             write_models(task, models)
             return _run_loop_bench(binary, models, task, seconds, seed)
+    if family == "robotics":  # the assets folder and a maze's model as Python builds it
+        with tempfile.TemporaryDirectory(prefix="robotics-loop-bench-") as folder:
+            write_loop_bench_data(task, folder)
+            return _run_loop_bench(binary, folder, task, seconds, seed)
     if family == "mujoco":
         data = str(importlib.resources.files("gymnasium") / "envs" / "mujoco" / "assets")
     elif family == "atari":

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from envhive.bench.engines.base import task_kwargs
+from envhive.families.robotics import ALL_IDS as ROBOTICS_IDS
 
 if TYPE_CHECKING:
     import gymnasium
@@ -21,6 +22,9 @@ def gymnasium_id(task: str) -> str:
     import gymnasium
 
     if task in gymnasium.registry:
+        return task
+    if task in ROBOTICS_IDS and importlib.util.find_spec("gymnasium_robotics") is not None:
+        gymnasium.register_envs(importlib.import_module("gymnasium_robotics"))
         return task
     if task.startswith(("MiniGrid-", "BabyAI-")):  # minigrid registers its ids when imported
         if importlib.util.find_spec("minigrid") is not None:
