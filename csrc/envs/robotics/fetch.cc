@@ -7,22 +7,13 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "rotations.h"
+
 namespace envhive::robotics {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// rotations._EPS4: np.finfo(np.float64).eps * 4.0
-constexpr double kEps4 = 2.220446049250313e-16 * 4.0;
-
-// rotations.mat2euler of a row-major 3 x 3 matrix.
-void mat2euler(const double* m, double out[3]) {
-  const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
-  const bool condition = cy > kEps4;
-  out[2] = condition ? -numerics::arctan2(m[1], m[0]) : -numerics::arctan2(-m[3], m[4]);
-  out[1] = -numerics::arctan2(-m[2], cy);
-  out[0] = condition ? -numerics::arctan2(m[5], m[8]) : 0.0;
-}
 
 std::shared_ptr<const FetchSetup> compute_setup(const FetchTask& task) {
   auto s = std::make_shared<FetchSetup>();
@@ -193,7 +184,7 @@ void FetchEnv::observe() {
     const double* object = site_xpos(s.object_site);
     double rel[3], rot[3], velp[3], velr[3];
     for (int k = 0; k < 3; ++k) rel[k] = object[k] - grip[k];
-    mat2euler(site_xmat(s.object_site), rot);
+    rotations::mat2euler(site_xmat(s.object_site), rot);
     site_velocity(s.object_site, velp, velr);
     for (int k = 0; k < 3; ++k) {
       velp[k] = velp[k] * dt_ - grip_velp[k];

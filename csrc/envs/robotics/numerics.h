@@ -34,6 +34,13 @@ inline void matvec3(const double* jac, const double* v, int n, double out[3]) {
   }
 }
 
+// np.dot of two float64 vectors (OpenBLAS ddot), accumulated as blas_norm.
+inline double blas_dot(const double* a, const double* b, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s = std::fma(b[i], a[i], s);
+  return s;
+}
+
 inline double blas_norm(const double* x, int n) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) s = std::fma(x[i], x[i], s);

@@ -1,7 +1,9 @@
 #include "robotics.h"
 
 #include <string>
+#include <tuple>
 
+#include "adroit.h"
 #include "ant_maze.h"
 #include "fetch.h"
 #include "point_maze.h"
@@ -112,6 +114,26 @@ void register_mazes(TaskRegistry& registry) {
     }
 }
 
+void register_adroit(TaskRegistry& registry) {
+  const std::tuple<AdroitTask, const char*, const char*> tasks[] = {
+      {AdroitTask::kDoor, "Door", "Open a door with the Adroit hand"},
+      {AdroitTask::kHammer, "Hammer", "Drive a nail into a board with a hammer held in the Adroit hand"},
+      {AdroitTask::kPen, "Pen", "Turn a pen in the Adroit hand to a target orientation"},
+      {AdroitTask::kRelocate, "Relocate", "Move a ball to a target position with the Adroit hand"},
+  };
+  for (const auto& [task, name, doc] : tasks)
+    for (const bool dense : {true, false}) {
+      const std::string id = std::string("AdroitHand") + name + (dense ? "" : "Sparse") + "-v1";
+      register_task<AdroitEnv>(registry,
+                               {.id = id,
+                                .family = "robotics",
+                                .doc = std::string(doc) + (dense ? ", dense reward" : ", sparse reward") +
+                                       " (Gymnasium-Robotics " + id + ").",
+                                .max_episode_steps = 200},
+                               task, dense);
+    }
+}
+
 }  // namespace
 
 void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
@@ -119,6 +141,7 @@ void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
   set_assets_dir(assets_dir);
   register_fetch(registry);
   register_mazes(registry);
+  register_adroit(registry);
 }
 
 }  // namespace envhive::robotics

@@ -43,14 +43,15 @@ MAZES = (
 POINT_MAZE_IDS = tuple(f"PointMaze_{m}{dense}-v3" for m in MAZES for dense in ("", "Dense"))
 ANT_MAZE_IDS = tuple(f"AntMaze_{m}{dense}-v{v}" for v in (4, 5) for m in MAZES for dense in ("", "Dense"))
 MAZE_IDS = POINT_MAZE_IDS + ANT_MAZE_IDS
-ALL_IDS = FETCH_IDS + MAZE_IDS
+ADROIT_IDS = tuple(f"AdroitHand{t}{s}-v1" for t in ("Door", "Hammer", "Pen", "Relocate") for s in ("", "Sparse"))
+ALL_IDS = FETCH_IDS + MAZE_IDS + ADROIT_IDS
 
 # The goal methods every GoalEnv facade answers.
 GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
 # EnvPool 1.2.5's ids of these tasks (its Gymnasium-Robotics port, not seed-exact): the same names.
 # It has Fetch, PointMaze and the others, but no AntMaze.
-ENVPOOL_IDS: dict[str, str] = {task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS}
+ENVPOOL_IDS: dict[str, str] = {task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS}
 
 
 def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
