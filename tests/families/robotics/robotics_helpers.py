@@ -154,7 +154,8 @@ def lockstep(
     reset with seed + i first, then without a seed) with the same random actions; compare every
     observation leaf (exactly, or within ``obs_bounds(ref_env)``: per element), reward, termination,
     truncation and info (rewards and infos bit for bit, or within ``reward_ulps`` / ``info_ulps[key]``
-    ulps, or ``reward_bound(ref_env)`` plus 2 ulp). ``policy(obs, rng)``: the actions (default: uniform over 1.2 x the action bounds).
+    ulps, or ``reward_bound(ref_env)`` plus 2 ulp). ``policy(obs, rng)``: the actions (default:
+    uniform over 1.2 x the action bounds).
     Returns counts of episode ends, resets, terminations and goal changes seen."""
     pool = envhive.make(task_id, num_envs=num_envs, seed=seed, **kwargs)
     refs = [reference(task_id, **kwargs) for _ in range(num_envs)]
