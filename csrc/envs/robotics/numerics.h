@@ -49,6 +49,10 @@ inline double blas_norm(const double* x, int n) {
 
 inline double exp(double x) { return std::exp(x); }
 
+// np.arccos on float64: glibc's acos on baseline and AVX2 CPUs, SVML's on AVX-512 ones (the
+// Shadow Hand's rotation distance).
+inline double arccos(double x) { return std::acos(x); }
+
 inline double arctan2(double y, double x) { return std::atan2(y, x); }
 
 }  // namespace envhive::robotics::numerics

@@ -50,11 +50,10 @@ ModelPtr load_robot_model(const std::string& path) {
 }
 
 double goal_distance(const double* a, const double* b, int n) {
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) {
+  const double s = npcompat::np_sum<double>(static_cast<size_t>(n), [a, b](size_t i) {
     const double d = a[i] - b[i];
-    s += d * d;
-  }
+    return d * d;
+  });
   return std::sqrt(s);
 }
 

@@ -44,8 +44,8 @@ struct InitialState {
   std::vector<double> qpos, qvel;
 };
 
-// sqrt(sum((a - b) ** 2)) over n values, summed left to right: np.linalg.norm(a - b, axis=-1),
-// which numpy reduces in that order for the short rows of goals (bit for bit).
+// sqrt(sum((a - b) ** 2)) over n values with numpy's pairwise summation: np.linalg.norm(a - b,
+// axis=-1), bit for bit (left to right below 8 values).
 double goal_distance(const double* a, const double* b, int n);
 
 // mujoco_utils' joint helpers with the model's joint types (free 7/6, ball 4/3, else 1 value).

@@ -1,11 +1,14 @@
 #include "robotics.h"
 
+#include <cctype>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "adroit.h"
 #include "ant_maze.h"
 #include "fetch.h"
+#include "hand.h"
 #include "point_maze.h"
 #include "robot_env.h"
 
@@ -134,6 +137,57 @@ void register_adroit(TaskRegistry& registry) {
     }
 }
 
+void register_hand(TaskRegistry& registry) {
+  for (const bool dense : {false, true}) {
+    const std::string id = std::string("HandReach") + (dense ? "Dense" : "") + "-v3";
+    register_task<HandReachDecl>(registry,
+                                 {.id = id,
+                                  .family = "robotics",
+                                  .doc = "Bring the Shadow Hand's thumb and a fingertip together (Gymnasium-Robotics " +
+                                         id + ").",
+                                  .max_episode_steps = 50},
+                                 HandReachTask{.dense = dense});
+  }
+  // (name, target_position, target_rotation) of each object's ids (gymnasium_robotics/__init__.py).
+  struct Variant {
+    const char* suffix;
+    const char* position;
+    const char* rotation;
+  };
+  const std::pair<const char*, std::vector<Variant>> objects[] = {
+      {"Block",
+       {{"RotateZ", "ignore", "z"}, {"RotateParallel", "ignore", "parallel"}, {"RotateXYZ", "ignore", "xyz"},
+        {"Full", "random", "xyz"}, {"", "random", "xyz"}}},
+      {"Egg", {{"Rotate", "ignore", "xyz"}, {"Full", "random", "xyz"}, {"", "random", "xyz"}}},
+      {"Pen", {{"Rotate", "ignore", "xyz"}, {"Full", "random", "xyz"}, {"", "random", "xyz"}}},
+  };
+  for (const auto& [object, variants] : objects)
+    for (const Variant& v : variants)
+      for (const char* touch : {"", "boolean", "sensordata"}) {
+        if (std::string(v.suffix) == "Full" && *touch) continue;  // no touch-sensor Full ids
+        for (const bool dense : {false, true}) {
+          const std::string touch_name =
+              *touch ? (std::string(touch) == "boolean" ? "_BooleanTouchSensors" : "_ContinuousTouchSensors") : "";
+          const std::string id =
+              std::string("HandManipulate") + object + v.suffix + touch_name + (dense ? "Dense" : "") + "-v1";
+          std::string lower = object;
+          for (char& ch : lower) ch = static_cast<char>(std::tolower(ch));
+          register_task<HandManipulateDecl>(
+              registry,
+              {.id = id,
+               .family = "robotics",
+               .doc = std::string("Manipulate a ") + lower + " in the Shadow Hand to a goal pose (Gymnasium-Robotics " +
+                      id + ").",
+               .max_episode_steps = 100},
+              HandManipulateTask{.object = lower,
+                                 .target_position = v.position,
+                                 .target_rotation = v.rotation,
+                                 .touch = touch,
+                                 .dense = dense});
+        }
+      }
+}
+
 }  // namespace
 
 void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
@@ -142,6 +196,7 @@ void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
   register_fetch(registry);
   register_mazes(registry);
   register_adroit(registry);
+  register_hand(registry);
 }
 
 }  // namespace envhive::robotics

@@ -56,4 +56,27 @@ inline void euler2quat(const double* e, double q[4]) {
   q[1] = cj * cs - sj * sc;
 }
 
+// euler2mat of (x, y, z) angles, row-major.
+inline void euler2mat(const double* e, double m[9]) {
+  const double ai = -e[2], aj = -e[1], ak = -e[0];
+  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
+  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
+  const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
+  m[8] = cj * ck, m[7] = sj * sc - cs, m[6] = sj * cc + ss;
+  m[5] = cj * sk, m[4] = sj * ss + cc, m[3] = sj * cs - sc;
+  m[2] = -sj, m[1] = cj * si, m[0] = cj * ci;
+}
+
+// quat_mul(q0, q1) and quat_conjugate(q) of (w, x, y, z) quaternions.
+inline void quat_mul(const double* a, const double* b, double out[4]) {
+  const double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  const double x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  const double y = a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3];
+  const double z = a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1];
+  out[0] = w, out[1] = x, out[2] = y, out[3] = z;
+}
+inline void quat_conjugate(const double* q, double out[4]) {
+  out[0] = -(-q[0]), out[1] = -q[1], out[2] = -q[2], out[3] = -q[3];
+}
+
 }  // namespace envhive::robotics::rotations

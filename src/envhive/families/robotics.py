@@ -44,14 +44,29 @@ POINT_MAZE_IDS = tuple(f"PointMaze_{m}{dense}-v3" for m in MAZES for dense in ("
 ANT_MAZE_IDS = tuple(f"AntMaze_{m}{dense}-v{v}" for v in (4, 5) for m in MAZES for dense in ("", "Dense"))
 MAZE_IDS = POINT_MAZE_IDS + ANT_MAZE_IDS
 ADROIT_IDS = tuple(f"AdroitHand{t}{s}-v1" for t in ("Door", "Hammer", "Pen", "Relocate") for s in ("", "Sparse"))
-ALL_IDS = FETCH_IDS + MAZE_IDS + ADROIT_IDS
+HAND_REACH_IDS = ("HandReach-v3", "HandReachDense-v3")
+# (object, variant, has touch-sensor ids) of the HandManipulate ids.
+_HAND_VARIANTS = {
+    "Block": (("RotateZ", True), ("RotateParallel", True), ("RotateXYZ", True), ("Full", False), ("", True)),
+    "Egg": (("Rotate", True), ("Full", False), ("", True)),
+    "Pen": (("Rotate", True), ("Full", False), ("", True)),
+}
+HAND_MANIPULATE_IDS = tuple(
+    f"HandManipulate{obj}{variant}{touch}{dense}-v1"
+    for obj, variants in _HAND_VARIANTS.items()
+    for variant, touch_ids in variants
+    for touch in (("", "_BooleanTouchSensors", "_ContinuousTouchSensors") if touch_ids else ("",))
+    for dense in ("", "Dense")
+)
+HAND_IDS = HAND_REACH_IDS + HAND_MANIPULATE_IDS
+ALL_IDS = FETCH_IDS + MAZE_IDS + ADROIT_IDS + HAND_IDS
 
 # The goal methods every GoalEnv facade answers.
 GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
 # EnvPool 1.2.5's ids of these tasks (its Gymnasium-Robotics port, not seed-exact): the same names.
 # It has Fetch, PointMaze and the others, but no AntMaze.
-ENVPOOL_IDS: dict[str, str] = {task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS}
+ENVPOOL_IDS: dict[str, str] = {task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS + HAND_IDS}
 
 
 def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
@@ -197,6 +212,53 @@ class MazeGoal:
         return _never(achieved_goal, desired_goal)
 
 
+@dataclass(frozen=True)
+class HandManipulateGoal:
+    """The goal test of the HandManipulate tasks (manipulate.py): a goal is the object's position and
+    quaternion; the position distance (unless the task ignores it) and the rotation angle between
+    the quaternions (the pen's ignoring rotation about z) against 0.01 (pen 0.05) and 0.1 rad.
+    Sparse rewards are success - 1 (float32), dense ones -(10 * d_pos + d_rot). The quaternion
+    arithmetic is gymnasium-robotics' own (its rotations module), so results equal the reference's
+    bit for bit, batches included."""
+
+    dense: bool
+    position: bool  # target_position != "ignore"
+    pen: bool  # ignore_z_target_rotation, distance_threshold 0.05
+
+    def distances(self, achieved_goal: Any, desired_goal: Any) -> tuple[Any, Any]:
+        rotations = importlib.import_module("gymnasium_robotics.utils.rotations")
+        a, b = _goals(achieved_goal, desired_goal)
+        if a.shape[-1] != 7:
+            raise ValueError(f"a HandManipulate goal is 7 values (position, quaternion), got shape {a.shape}")
+        d_pos = np.linalg.norm(a[..., :3] - b[..., :3], axis=-1) if self.position else np.zeros_like(a[..., 0])
+        quat_a, quat_b = a[..., 3:], b[..., 3:]
+        if self.pen:
+            euler_a = rotations.quat2euler(quat_a)
+            euler_b = rotations.quat2euler(quat_b)
+            euler_a[2] = euler_b[2]  # as the reference writes it (for a batch: its third row)
+            quat_a = rotations.euler2quat(euler_a)
+        quat_diff = rotations.quat_mul(quat_a, rotations.quat_conjugate(quat_b))
+        d_rot = 2 * np.arccos(np.clip(quat_diff[..., 0], -1.0, 1.0))
+        return d_pos, d_rot
+
+    def is_success(self, achieved_goal: Any, desired_goal: Any) -> Any:
+        d_pos, d_rot = self.distances(achieved_goal, desired_goal)
+        pos = (d_pos < (0.05 if self.pen else 0.01)).astype(np.float32)
+        return pos * (d_rot < 0.1).astype(np.float32)
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        if not self.dense:
+            return self.is_success(achieved_goal, desired_goal).astype(np.float32) - 1.0
+        d_pos, d_rot = self.distances(achieved_goal, desired_goal)
+        return -(10.0 * d_pos + d_rot)
+
+    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        return _never(achieved_goal, desired_goal)
+
+    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        return _never(achieved_goal, desired_goal)
+
+
 def _goals(achieved_goal: Any, desired_goal: Any) -> tuple[np.ndarray, np.ndarray]:
     """Both goals as arrays of one shape, or ValueError."""
     achieved_goal = np.asarray(achieved_goal)
@@ -215,15 +277,20 @@ def _never(achieved_goal: Any, desired_goal: Any) -> Any:
     return False if shape == () else np.zeros(shape, dtype=bool)
 
 
-def goal_functions(task_id: str, config: dict[str, Any]) -> DistanceGoal | MazeGoal | None:
+def goal_functions(task_id: str, config: dict[str, Any]) -> DistanceGoal | MazeGoal | HandManipulateGoal | None:
     """The goal test of a task with its kwargs, or None for a task that is not a GoalEnv."""
-    if task_id not in FETCH_IDS and task_id not in MAZE_IDS:
+    if task_id not in FETCH_IDS and task_id not in MAZE_IDS and task_id not in HAND_IDS:
         return None
     reward_type = config.get("reward_type", "sparse")
     if reward_type not in ("sparse", "dense"):
         raise ValueError(f"reward_type must be 'sparse' or 'dense', got {reward_type!r}")
     if task_id in FETCH_IDS:
         return DistanceGoal(dense=reward_type == "dense", distance_threshold=0.05)
+    if task_id in HAND_REACH_IDS:
+        return DistanceGoal(dense=reward_type == "dense", distance_threshold=0.01)
+    if task_id in HAND_MANIPULATE_IDS:
+        position = "Rotate" not in task_id
+        return HandManipulateGoal(dense=reward_type == "dense", position=position, pen="Pen" in task_id)
     return MazeGoal(dense=reward_type == "dense", continuing_task=bool(config.get("continuing_task", True)))
 
 

@@ -18,6 +18,12 @@ GOAL_IDS = FETCH_IDS + (
     "PointMaze_UMazeDense-v3",
     "AntMaze_Medium-v5",
     "AntMaze_MediumDense-v4",
+    "HandReach-v3",
+    "HandReachDense-v3",
+    "HandManipulateBlock-v1",
+    "HandManipulateBlockDense-v1",
+    "HandManipulatePenRotateDense-v1",
+    "HandManipulateEgg_BooleanTouchSensors-v1",
 )
 
 
@@ -36,7 +42,7 @@ def _relabelled_batch(task_id: str, n_steps: int = 40) -> tuple[np.ndarray, np.n
     pool.close()
     a = np.concatenate(achieved)  # (n, goal size)
     future = a[rng.integers(0, len(a), len(a))]
-    threshold = 0.05 if task_id in FETCH_IDS else 0.45
+    threshold = 0.05 if task_id in FETCH_IDS else (0.01 if task_id.startswith("Hand") else 0.45)
     near = a + rng.normal(0, threshold * 0.6, a.shape)  # around the success threshold
     desired = np.concatenate([future, a, near, a + 1.0])
     return np.concatenate([a, a, a, a]), desired
