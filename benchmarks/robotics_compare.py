@@ -4,20 +4,20 @@ harness (`envhive.bench`: a fresh process per run, repetitions interleaved, medi
 relabelling throughput through compute_reward against the reference's.
 
 Parts (--parts, default all):
-  step  FetchPickAndPlace-v4 (engines: envhive, EnvPool, cpp-loop) and AntMaze_UMaze-v5 (envhive,
+  step  FetchPickAndPlace-v4, HandManipulateBlock-v1, AdroitHandDoor-v1 (engines: envhive, EnvPool,
+        cpp-loop) and AntMaze_UMaze-v5 (envhive,
         Gymnasium's AsyncVectorEnv of gymnasium-robotics' AntMaze, cpp-loop: EnvPool has no AntMaze),
         8 envs sync and 32 envs async (batch 16), every core. `cpp-loop` is one env in a
         single-thread C++ loop (robotics_loop_bench); the physical limit is min(cores, num_envs)
         times it.
   her   transitions/s through compute_reward of relabelled batches (HER's 'future' goals), envhive's
         pool.compute_reward against gymnasium-robotics' env.compute_reward, same arrays, for
-        FetchPickAndPlace-v4 and AntMaze_UMaze-v5 (both are numpy over the whole batch; envhive's
+        FetchPickAndPlace-v4, HandManipulateBlockDense-v1 and AntMaze_UMaze-v5 (all numpy over the whole
+        batch; envhive's
         results are bit for bit the reference's: tests/families/robotics/test_robotics_goals.py).
 
-    python benchmarks/robotics_compare.py                  # about 6 min on 2 cores
+    python benchmarks/robotics_compare.py                  # about 10 min on 2 cores
     python benchmarks/robotics_compare.py --parts her
-
-HandManipulateBlock and AdroitHandDoor are not on the native pool yet (docs/envs.md).
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ def _her(task: str, n: int, repeats: int) -> dict[str, float]:
     rng = np.random.default_rng(0)
     size = pool.single_observation_space["achieved_goal"].shape[0]
     achieved = rng.normal(0, 1, (n, size))
+    if size == 7:  # a hand goal: position and unit quaternion
+        achieved[:, 3:] /= np.linalg.norm(achieved[:, 3:], axis=-1, keepdims=True)
     desired = achieved[rng.permutation(n)]
     infos = np.array([{}] * n)
     assert (
@@ -97,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings(seconds=a.seconds, warmup=1.0, repeats=a.repeats)
         for name, task, refs in [
             ("robotics_compare_fetch.json", "FetchPickAndPlace-v4", "envpool,cpp-loop"),
+            ("robotics_compare_hand.json", "HandManipulateBlock-v1", "envpool,cpp-loop"),
+            ("robotics_compare_adroit.json", "AdroitHandDoor-v1", "envpool,cpp-loop"),
             ("robotics_compare_antmaze.json", "AntMaze_UMaze-v5", "gymnasium-async,cpp-loop"),
         ]:
             engines = parse_engines(refs)
@@ -114,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             "|---|---:|---:|---:|---:|",
         ]
         data: dict[str, Any] = {"results": {}}
-        for task in ("FetchPickAndPlace-v4", "AntMaze_UMaze-v5"):
+        for task in ("FetchPickAndPlace-v4", "HandManipulateBlockDense-v1", "AntMaze_UMaze-v5"):
             r = _her(task, 1_000_000, a.repeats)
             data["results"][task] = r
             ratio = r["envhive"] / r["reference"]

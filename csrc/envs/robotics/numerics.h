@@ -8,11 +8,13 @@
 //    numpy's matmul hands it to OpenBLAS dgemv, whose kernel (and so its summation order and FMA
 //    use) OpenBLAS picks per CPU. Here: one left-to-right dot per row, no FMA. The tests bound the
 //    difference by 8 ulp of sum_j |jac_ij * qvel_j| (the error of any summation order).
-//  - blas_norm: np.linalg.norm(x) with axis=None is sqrt(x.dot(x)): OpenBLAS ddot, whose loop for
-//    short vectors accumulates with fused multiply-adds on FMA CPUs (as csrc/envs/dmc/linalg.h
-//    found; Nehalem's kernel does not fuse). Used only in comparisons with a threshold (Fetch's object
-//    placement `< 0.1`, the mazes' `<= 0.45` and `<= 0.5 * scaling`), so a kernel difference could
-//    only flip a draw lying within an ulp of it.
+//  - blas_dot / blas_norm: np.dot and np.linalg.norm(x) (axis=None: sqrt(x.dot(x))) go to OpenBLAS
+//    ddot, whose loop for vectors shorter than 16 accumulates left to right, with fused multiply-adds
+//    in some kernels (SkylakeX's) and without in others (Haswell's, Nehalem's). Which one numpy runs
+//    here is probed once when the module loads (set_fma_dot, from csrc/bindings/robotics_tasks.cc:
+//    numpy's own dot of fixed vectors against both loops), so the hand's quaternion normalisations,
+//    which feed the state, are exact on every CPU. Vectors of 16 or more go through the kernel's
+//    SIMD blocks: AdroitHandHammer's norm of 33 velocities is bounded in its test.
 //  - exp: np.exp on float64 is glibc's exp on baseline and AVX2 CPUs and numpy's own AVX512F kernel
 //    on AVX-512 CPUs (1 ulp from glibc for a few percent of inputs): the dense maze reward.
 //  - arctan2: np.arctan2 on float64 is glibc's atan2 on baseline and AVX2 CPUs, and SVML's on
@@ -34,18 +36,25 @@ inline void matvec3(const double* jac, const double* v, int n, double out[3]) {
   }
 }
 
-// np.dot of two float64 vectors (OpenBLAS ddot), accumulated as blas_norm.
+// Whether this process's OpenBLAS ddot fuses its short-vector loop (default: yes).
+inline bool& fma_dot() {
+  static bool fused = true;
+  return fused;
+}
+inline void set_fma_dot(bool fused) { fma_dot() = fused; }
+
+// np.dot of two float64 vectors (OpenBLAS ddot's loop, fused or not as probed).
 inline double blas_dot(const double* a, const double* b, int n) {
   double s = 0.0;
-  for (int i = 0; i < n; ++i) s = std::fma(b[i], a[i], s);
+  if (fma_dot()) {
+    for (int i = 0; i < n; ++i) s = std::fma(b[i], a[i], s);
+  } else {
+    for (int i = 0; i < n; ++i) s += b[i] * a[i];
+  }
   return s;
 }
 
-inline double blas_norm(const double* x, int n) {
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s = std::fma(x[i], x[i], s);
-  return std::sqrt(s);
-}
+inline double blas_norm(const double* x, int n) { return std::sqrt(blas_dot(x, x, n)); }
 
 inline double exp(double x) { return std::exp(x); }
 
