@@ -9,6 +9,7 @@
 #include "ant_maze.h"
 #include "fetch.h"
 #include "hand.h"
+#include "kitchen.h"
 #include "point_maze.h"
 #include "robot_env.h"
 
@@ -197,6 +198,13 @@ void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
   register_mazes(registry);
   register_adroit(registry);
   register_hand(registry);
+  register_task<KitchenDecl>(registry,
+                             {.id = "FrankaKitchen-v1",
+                              .family = "robotics",
+                              .doc = "Complete kitchen tasks (burners, light, cabinets, microwave, kettle) with a "
+                                     "Franka arm (Gymnasium-Robotics FrankaKitchen-v1).",
+                              .max_episode_steps = 280},
+                             KitchenTask{});
 }
 
 }  // namespace envhive::robotics

@@ -18,7 +18,8 @@ add_library(envhive_robotics_envs STATIC
   csrc/envs/robotics/adroit_relocate.cc
   csrc/envs/robotics/hand_env.cc
   csrc/envs/robotics/hand_reach.cc
-  csrc/envs/robotics/hand_manipulate.cc)
+  csrc/envs/robotics/hand_manipulate.cc
+  csrc/envs/robotics/kitchen.cc)
 target_compile_options(envhive_robotics_envs PRIVATE ${ENVHIVE_COMPILE_OPTIONS})
 target_link_libraries(envhive_robotics_envs PUBLIC envhive_mujoco_envs)
 envhive_add_family(NAME _robotics PACKAGE envhive SOURCES csrc/bindings/robotics_tasks.cc)

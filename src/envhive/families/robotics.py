@@ -59,14 +59,17 @@ HAND_MANIPULATE_IDS = tuple(
     for dense in ("", "Dense")
 )
 HAND_IDS = HAND_REACH_IDS + HAND_MANIPULATE_IDS
-ALL_IDS = FETCH_IDS + MAZE_IDS + ADROIT_IDS + HAND_IDS
+KITCHEN_IDS = ("FrankaKitchen-v1",)
+ALL_IDS = FETCH_IDS + MAZE_IDS + ADROIT_IDS + HAND_IDS + KITCHEN_IDS
 
 # The goal methods every GoalEnv facade answers.
 GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
 # EnvPool 1.2.5's ids of these tasks (its Gymnasium-Robotics port, not seed-exact): the same names.
 # It has Fetch, PointMaze and the others, but no AntMaze.
-ENVPOOL_IDS: dict[str, str] = {task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS + HAND_IDS}
+ENVPOOL_IDS: dict[str, str] = {
+    task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS + HAND_IDS + KITCHEN_IDS
+}
 
 
 def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
