@@ -15,6 +15,7 @@ import numpy as np
 
 from envhive.dmc_assets import suite_task
 from envhive.envpool.errors import EnvPoolArgumentError, EnvPoolUnknownTaskError
+from envhive.families import robotics
 from envhive.registry import list_envs, task_info
 
 # ------------------------------------------------------------------------------------ task ids
@@ -23,6 +24,7 @@ _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "phys2d/CartPole-v0": ("CartPole-v0", {}),
     "phys2d/CartPole-v1": ("CartPole-v1", {}),
     "TicTacToe3d-v5": ("TicTacToe3D-v5", {}),
+    **robotics.ENVPOOL_ALIASES,  # Gymnasium-Robotics' mujoco-py ids, run as the current ones
     # MuJoCo v2/v3: gym's mujoco-py versions. EnvPool runs them as v4 (same config) except Ant-v3,
     # which observes the contact forces; Gymnasium's v4 has both as kwargs.
     "Ant-v3": ("Ant-v4", {"use_contact_forces": True}),

@@ -70,6 +70,13 @@ GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 ENVPOOL_IDS: dict[str, str] = {
     task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS + HAND_IDS + KITCHEN_IDS
 }
+# EnvPool also registers the mujoco-py era's ids (Fetch -v1, HandReach -v0, HandManipulate -v0) as the
+# same tasks: envhive.envpool makes the current id for them.
+ENVPOOL_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
+    **{i.replace("-v4", "-v1"): (i, {}) for i in FETCH_IDS},
+    **{i.replace("-v3", "-v0"): (i, {}) for i in HAND_REACH_IDS},
+    **{i.replace("-v1", "-v0"): (i, {}) for i in HAND_MANIPULATE_IDS},
+}
 
 
 def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:

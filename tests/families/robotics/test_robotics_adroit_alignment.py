@@ -42,8 +42,8 @@ def _kwargs(task_id: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("task_id", ADROIT_IDS)
 def test_adroit_lockstep(task_id: str) -> None:
-    """One seed, two envs, a 20-step time limit: episode ends and autoresets (new placements)."""
-    counts = lockstep(task_id, seed=3, steps=43, max_episode_steps=20, **_kwargs(task_id))
+    """One seed, two envs, a 10-step time limit: episode ends and autoresets (new placements)."""
+    counts = lockstep(task_id, seed=3, steps=23, max_episode_steps=10, **_kwargs(task_id))
     assert counts["ends"] == 4 and counts["resets"] == 4
 
 
