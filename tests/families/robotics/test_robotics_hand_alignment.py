@@ -24,8 +24,8 @@ def _ulps(task_id: str) -> int:
 
 @pytest.mark.parametrize("task_id", HAND_IDS)
 def test_hand_lockstep(task_id: str) -> None:
-    """One seed, one env, a 5-step time limit: two episode ends and autoresets (new placements)."""
-    counts = lockstep(task_id, seed=2, steps=12, num_envs=1, max_episode_steps=5, reward_ulps=_ulps(task_id))
+    """One seed, one env, a 3-step time limit: two episode ends and autoresets (new placements)."""
+    counts = lockstep(task_id, seed=2, steps=8, num_envs=1, max_episode_steps=3, reward_ulps=_ulps(task_id))
     assert counts["ends"] == 2 and counts["resets"] == 2
 
 
