@@ -89,6 +89,8 @@ std::shared_ptr<const ManipulateModel> manipulate_model(const HandManipulateTask
 
 class HandManipulateEnv final : public HandEnv {
  public:
+  static constexpr int kMaxPlacements = 10000;
+
   HandManipulateEnv(const Config& c, const HandManipulateTask& t, std::shared_ptr<const ManipulateModel> mm)
       : HandEnv(mm->model), t_(t), mm_(std::move(mm)), dense_(dense_reward(c)) {
     pen_ = t.object == "pen";
@@ -103,8 +105,13 @@ class HandManipulateEnv final : public HandEnv {
   }
 
   void reset() override {
-    while (!reset_sim()) {
-    }
+    // The reference retries forever; a placement that never lands on the palm is an error here
+    // (envhive.EnvError), not a hang. A placement fails with probability well below 1 in 10.
+    int tries = 0;
+    while (!reset_sim())
+      if (++tries == kMaxPlacements)
+        throw std::runtime_error("HandManipulate: the object fell off the palm in " + std::to_string(kMaxPlacements) +
+                                 " placements in a row");
     sample_goal();
     observe();
     is_success_ = success(achieved_.data(), goal_.data());
