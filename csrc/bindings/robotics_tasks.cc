@@ -3,12 +3,9 @@
 // builds the mazes' XML.
 #include <nanobind/stl/string.h>
 
-#include <cmath>
-#include <cstdint>
 #include <string>
 
 #include "../envs/robotics/maze.h"
-#include "../envs/robotics/numerics.h"
 #include "../envs/robotics/robotics.h"
 #include "module_tasks.h"
 
@@ -37,31 +34,7 @@ std::string assets_dir() {
 }
 }  // namespace
 
-// Whether numpy's np.dot of short float64 vectors fuses its multiply-adds here (OpenBLAS picks its
-// kernel per CPU): numpy's dot of fixed vectors against both loops (robotics/numerics.h).
-bool numpy_dot_is_fused() {
-  nb::module_ np = nb::module_::import_("numpy");
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  const auto next = [&state] {
-    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-    return static_cast<double>(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-  };
-  int fused = 0, plain = 0;
-  for (int t = 0; t < 32; ++t) {
-    double a[4], b[4];
-    for (int k = 0; k < 4; ++k) a[k] = next(), b[k] = next();
-    nb::object x = np.attr("array")(nb::make_tuple(a[0], a[1], a[2], a[3]));
-    nb::object y = np.attr("array")(nb::make_tuple(b[0], b[1], b[2], b[3]));
-    const double d = nb::cast<double>(x.attr("dot")(y));
-    double f = 0.0, p = 0.0;
-    for (int k = 0; k < 4; ++k) f = std::fma(b[k], a[k], f), p += b[k] * a[k];
-    fused += d == f, plain += d == p;
-  }
-  return fused >= plain;
-}
-
 void register_module_tasks(TaskRegistry& registry) {
-  robotics::numerics::set_fma_dot(numpy_dot_is_fused());
   robotics::set_maze_source(&maze_files);
   robotics::register_tasks(registry, assets_dir());
 }

@@ -53,8 +53,8 @@ std::vector<std::array<double, 4>> parallel_quats() {
 void quat_from_angle_and_axis(double angle, double axis[3], double q[4]) {
   const double n = numerics::blas_norm(axis, 3);
   for (int k = 0; k < 3; ++k) axis[k] /= n;
-  q[0] = std::cos(angle / 2.0);
-  const double s = std::sin(angle / 2.0);
+  q[0] = numerics::cos(angle / 2.0);
+  const double s = numerics::sin(angle / 2.0);
   for (int k = 0; k < 3; ++k) q[1 + k] = s * axis[k];
   const double qn = numerics::blas_norm(q, 4);
   for (int k = 0; k < 4; ++k) q[k] /= qn;

@@ -47,8 +47,8 @@ inline void quat2euler(const double* q, double out[3]) {
 // euler2quat of (x, y, z) angles: (w, x, y, z).
 inline void euler2quat(const double* e, double q[4]) {
   const double ai = e[2] / 2, aj = -e[1] / 2, ak = e[0] / 2;
-  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
+  const double si = numerics::sin(ai), sj = numerics::sin(aj), sk = numerics::sin(ak);
+  const double ci = numerics::cos(ai), cj = numerics::cos(aj), ck = numerics::cos(ak);
   const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
   q[0] = cj * cc + sj * ss;
   q[3] = cj * sc - sj * cs;
@@ -59,8 +59,8 @@ inline void euler2quat(const double* e, double q[4]) {
 // euler2mat of (x, y, z) angles, row-major.
 inline void euler2mat(const double* e, double m[9]) {
   const double ai = -e[2], aj = -e[1], ak = -e[0];
-  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
+  const double si = numerics::sin(ai), sj = numerics::sin(aj), sk = numerics::sin(ak);
+  const double ci = numerics::cos(ai), cj = numerics::cos(aj), ck = numerics::cos(ak);
   const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
   m[8] = cj * ck, m[7] = sj * sc - cs, m[6] = sj * cc + ss;
   m[5] = cj * sk, m[4] = sj * ss + cc, m[3] = sj * cs - sc;

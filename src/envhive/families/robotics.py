@@ -1,7 +1,11 @@
 """Gymnasium-Robotics (``envhive._robotics``): everything the Python side knows about the family.
 
-- ``assets_dir()``: the installed gymnasium-robotics package's model folder, which the C++ tasks
-  load their XML from (found without importing the package, which imports PettingZoo).
+- ``assets_dir()``: the installed gymnasium-robotics package's model folder (found without importing
+  the package, which imports PettingZoo); envhive._robotics finds the same folder itself while it
+  loads (csrc/bindings/robotics_tasks.cc: it must not import envhive then).
+- ``maze_model(agent, id)``: a maze's MuJoCo XML and map, built as gymnasium-robotics' Maze.make_maze
+  builds them (the C++ calls it the first time a maze task is made); ``write_loop_bench_data``: what
+  robotics_loop_bench reads.
 - The goal-conditioned API of its GoalEnv tasks: ``compute_reward`` / ``compute_terminated`` /
   ``compute_truncated`` over batches of goals, callable without stepping (HER relabels with them):
   ``goal_methods(spec)`` gives them for a pool's task, and every envhive facade answers them

@@ -85,46 +85,6 @@ def reference(task_id: str, **kwargs: Any) -> gymnasium.Env[Any, Any]:
     return gymnasium.make(task_id, **kwargs)
 
 
-def ulp_bound(terms_abs_sum: np.ndarray, ulps: float = 8.0) -> np.ndarray:
-    """The largest error of any summation order of a dot product whose |terms| sum to the given
-    value (a few ulps of it): what a BLAS kernel's order and FMA use can change."""
-    return ulps * np.finfo(np.float64).eps * np.asarray(terms_abs_sum) + np.finfo(np.float64).tiny
-
-
-def site_velocity_bounds(env: gymnasium.Env[Any, Any], site: str) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds (linear, angular) of the reference's `jac @ qvel * dt` of a site, from its Jacobian."""
-    u = env.unwrapped
-    model, data = u.model, u.data
-    site_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, site)
-    jacp = np.zeros((3, model.nv))
-    jacr = np.zeros((3, model.nv))
-    mujoco.mj_jacSite(model, data, jacp, jacr, site_id)
-    dt = u.dt
-    q = np.abs(data.qvel)
-    return ulp_bound(np.abs(jacp) @ q * dt), ulp_bound(np.abs(jacr) @ q * dt)
-
-
-def fetch_obs_bounds(env: gymnasium.Env[Any, Any], has_object: bool) -> np.ndarray:
-    """Per-element bound of a Fetch observation against the reference (0: bit for bit).
-
-    Exact: positions, relative positions, gripper state and velocity (qvel * dt), goals.
-    Bounded: the site velocities (jac @ qvel through OpenBLAS dgemv: 8 ulp of sum |terms|, the
-    object's velocity minus the gripper's: both bounds), and the object's Euler angles (np.arctan2 is
-    SVML's on AVX-512 CPUs, glibc's elsewhere: 2 ulp of pi)."""
-    grip_lin, _ = site_velocity_bounds(env, "robot0:grip")
-    if not has_object:
-        bound = np.zeros(10)
-        bound[5:8] = grip_lin
-        return bound
-    obj_lin, obj_ang = site_velocity_bounds(env, "object0")
-    bound = np.zeros(25)
-    bound[11:14] = 2 * np.spacing(np.pi)
-    bound[14:17] = obj_lin + grip_lin * 2
-    bound[17:20] = obj_ang
-    bound[20:23] = grip_lin
-    return bound
-
-
 def assert_close(ours: np.ndarray, ref: np.ndarray, bound: np.ndarray | float, where: str) -> None:
     ours = np.asarray(ours)
     ref = np.asarray(ref)
