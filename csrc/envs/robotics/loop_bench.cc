@@ -1,10 +1,12 @@
-// robotics_loop_bench DATA_DIR TASK_ID [SECONDS] [SEED]: the single-thread limit (core/loop_bench.h).
-// DATA_DIR holds `assets` (gymnasium_robotics/envs/assets, or a link to it) and, for a maze task, the
-// maze's model as Python builds it (maze.xml, maze.rows: one map row a line); the bench harness
-// writes it with envhive.families.robotics.write_loop_bench_data.
+// robotics_loop_bench TASK_ID [SECONDS] [SEED] assets_dir=ASSETS_DIR [maze_dir=MAZE_DIR]: the
+// single-thread limit (core/loop_bench.h). ASSETS_DIR: gymnasium_robotics/envs/assets. A maze task's
+// model is built in Python (the family's resolver), so the harness writes the resolver's files for
+// it first (envhive.families.robotics.loop_bench_data): MAZE_DIR holds maze.xml and maze.rows.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "../../core/loop_bench.h"
 #include "maze.h"
@@ -12,21 +14,24 @@
 
 namespace {
 
-void register_from_data(envhive::TaskRegistry& registry, const std::string& data) {
-  envhive::robotics::set_maze_source([data](const std::string&, const std::string&) {
-    envhive::robotics::MazeFiles files;
-    std::ifstream xml(data + "/maze.xml"), rows(data + "/maze.rows");
-    if (!xml || !rows) throw std::invalid_argument("no maze.xml / maze.rows in " + data);
-    std::stringstream text;
-    text << xml.rdbuf();
-    files.xml = text.str();
-    for (std::string row; std::getline(rows, row);)
-      if (!row.empty()) files.rows.push_back(row);
-    return files;
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string() + " (maze_dir=: the maze's files)");
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void register_from_folders(envhive::TaskRegistry& registry, const envhive::FamilyData& data) {
+  envhive::robotics::register_tasks(registry, data);
+  // No resolver here: the one maze the harness wrote, for whichever maze task is run.
+  envhive::robotics::set_maze_source([&data](const std::string&, const std::string&) {
+    const std::filesystem::path dir = data.value("maze_dir");
+    return envhive::robotics::maze_files({{"maze.xml", read_file(dir / "maze.xml")},
+                                          {"maze.rows", read_file(dir / "maze.rows")}});
   });
-  envhive::robotics::register_tasks(registry, data + "/assets");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return envhive::run_loop_bench(argc, argv, register_from_data); }
+int main(int argc, char** argv) { return envhive::run_loop_bench(argc, argv, register_from_folders); }

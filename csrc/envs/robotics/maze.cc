@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 
 #include "numerics.h"
@@ -19,6 +20,24 @@ double distance2(const double* a, const Xy& b) {
   return numerics::blas_norm(d, 2);  // np.linalg.norm(a - b): axis=None, a dot product
 }
 }  // namespace
+
+MazeFiles maze_files(const FamilyData::Files& files) {
+  MazeFiles maze;
+  bool xml = false, rows = false;
+  for (const auto& [name, contents] : files) {
+    if (name == "maze.xml") {
+      maze.xml = contents;
+      xml = true;
+    } else if (name == "maze.rows") {
+      std::istringstream lines(contents);
+      for (std::string row; std::getline(lines, row);)
+        if (!row.empty()) maze.rows.push_back(row);
+      rows = true;
+    }
+  }
+  if (!xml || !rows || maze.rows.empty()) throw std::invalid_argument("a maze's files are maze.xml and maze.rows");
+  return maze;
+}
 
 void set_maze_source(MazeSource source) {
   std::lock_guard<std::mutex> lock(g_mu);

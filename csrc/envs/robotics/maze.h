@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../core/family_data.h"
 #include "../../core/task.h"
 #include "../mujoco/mujoco_env.h"
 
@@ -30,6 +31,8 @@ struct MazeFiles {
   std::string xml;
   std::vector<std::string> rows;
 };
+// The family resolver's files of a maze, maze.xml and maze.rows (one map row a line), as MazeFiles.
+MazeFiles maze_files(const FamilyData::Files& files);
 using MazeSource = std::function<MazeFiles(const std::string& agent, const std::string& reference_id)>;
 void set_maze_source(MazeSource source);
 

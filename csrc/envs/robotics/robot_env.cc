@@ -20,7 +20,8 @@ void set_assets_dir(std::string dir) {
 std::string asset_path(const std::string& relative) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_assets_dir.empty())
-    throw std::invalid_argument("gymnasium-robotics' assets folder was not found: pip install gymnasium-robotics");
+    throw std::invalid_argument("the Gymnasium-Robotics tasks need gymnasium-robotics (its models), which is not installed: "
+                                "pip install \"envhive[robotics]\"");
   return (std::filesystem::path(g_assets_dir) / relative).string();
 }
 

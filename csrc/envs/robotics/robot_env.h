@@ -2,8 +2,8 @@
 // mjData per env over an mjModel shared read-only by every env of the task, the mocap and
 // actuator control of mujoco_utils, site velocities and the goal distance.
 //
-// The model is the XML of the installed gymnasium-robotics package's assets (found by Python,
-// envhive.families.robotics.assets_dir), compiled by the same libmujoco as the `mujoco` package's,
+// The model is the XML of the installed gymnasium-robotics package's assets (the family's DATA
+// assets_dir, handed to register_tasks), compiled by the same libmujoco as the `mujoco` package's,
 // with the weld equalities reset as mujoco_utils.reset_mocap_welds leaves them. Every call into
 // MuJoCo is the reference's, in its order, so trajectories are bit for bit the reference's.
 #pragma once

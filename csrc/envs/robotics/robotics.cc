@@ -10,6 +10,7 @@
 #include "fetch.h"
 #include "hand.h"
 #include "kitchen.h"
+#include "maze.h"
 #include "point_maze.h"
 #include "robot_env.h"
 
@@ -191,9 +192,12 @@ void register_hand(TaskRegistry& registry) {
 
 }  // namespace
 
-void register_tasks(TaskRegistry& registry, const std::string& assets_dir) {
+void register_tasks(TaskRegistry& registry, const FamilyData& data) {
   mujoco::install_handlers();
-  set_assets_dir(assets_dir);
+  set_assets_dir(data.has("assets_dir") ? data.value("assets_dir") : std::string());
+  set_maze_source([&data](const std::string& agent, const std::string& reference_id) {
+    return maze_files(data.resolve(agent + "/" + reference_id));
+  });
   register_fetch(registry);
   register_mazes(registry);
   register_adroit(registry);

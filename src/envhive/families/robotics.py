@@ -1,34 +1,38 @@
-"""Gymnasium-Robotics (``envhive._robotics``): everything the Python side knows about the family.
+"""Gymnasium-Robotics (``csrc/envs/robotics/``, in module ``envhive._mujoco``): its descriptor, and
+everything else the Python side knows about the family.
 
-- ``assets_dir()``: the installed gymnasium-robotics package's model folder (found without importing
-  the package, which imports PettingZoo); envhive._robotics finds the same folder itself while it
-  loads (csrc/bindings/robotics_tasks.cc: it must not import envhive then).
-- ``maze_model(agent, id)``: a maze's MuJoCo XML and map, built as gymnasium-robotics' Maze.make_maze
-  builds them (the C++ calls it the first time a maze task is made); ``write_loop_bench_data``: what
-  robotics_loop_bench reads.
+- The models are the installed gymnasium-robotics package's assets, handed to the module when it
+  loads (``DATA assets_dir=gymnasium_robotics:envs/assets``).
+- The family's resolver (:func:`resolve`) builds a maze's MuJoCo XML and map as gymnasium-robotics'
+  ``Maze.make_maze`` builds them (:func:`maze_model`); the C++ asks for them the first time a maze
+  task is made. :func:`loop_bench_data` writes the same files for ``robotics_loop_bench``.
 - The goal-conditioned API of its GoalEnv tasks: ``compute_reward`` / ``compute_terminated`` /
   ``compute_truncated`` over batches of goals, callable without stepping (HER relabels with them):
-  ``goal_methods(spec)`` gives them for a pool's task, and every envhive facade answers them
+  :func:`goal_methods`, the descriptor's ``task_methods``, which every envhive facade answers
   (``HiveVectorEnv``, the single env, SB3's ``env_method``). They compute exactly what the
   reference's methods compute, with the same numpy operations, so relabelled rewards are equal
   bit for bit.
-- The id lists, the pip extra and EnvPool's names of the tasks.
+- The id lists and EnvPool's names of the tasks (its mujoco-py era ids as aliases).
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-EXTRA = "robotics"
-REQUIRES = "gymnasium_robotics"
-REFERENCE = "gymnasium-robotics"
-FAMILY = "robotics"
+from envhive.errors import MissingExtraError
+from envhive.families.base import EnvPoolNames, Family, Files
+
+if TYPE_CHECKING:
+    from envhive.catalog.tasks import TaskInfo
+
+INSTALL = 'pip install "envhive[robotics]"'
 
 FETCH_TASKS = ("Reach", "Push", "Slide", "PickAndPlace")
 FETCH_IDS = tuple(f"Fetch{t}{dense}-v4" for t in FETCH_TASKS for dense in ("", "Dense"))
@@ -69,13 +73,9 @@ ALL_IDS = FETCH_IDS + MAZE_IDS + ADROIT_IDS + HAND_IDS + KITCHEN_IDS
 # The goal methods every GoalEnv facade answers.
 GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
-# EnvPool 1.2.5's ids of these tasks (its Gymnasium-Robotics port, not seed-exact): the same names.
-# It has Fetch, PointMaze and the others, but no AntMaze.
-ENVPOOL_IDS: dict[str, str] = {
-    task_id: task_id for task_id in FETCH_IDS + POINT_MAZE_IDS + ADROIT_IDS + HAND_IDS + KITCHEN_IDS
-}
-# EnvPool also registers the mujoco-py era's ids (Fetch -v1, HandReach -v0, HandManipulate -v0) as the
-# same tasks: envhive.envpool makes the current id for them.
+# EnvPool 1.2.5 runs these tasks under the same ids (its Gymnasium-Robotics port, not seed-exact),
+# AntMaze excepted (it has none). It also registers the mujoco-py era's ids (Fetch -v1, HandReach
+# -v0, HandManipulate -v0) as the same tasks: envhive.envpool makes the current id for them.
 ENVPOOL_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     **{i.replace("-v4", "-v1"): (i, {}) for i in FETCH_IDS},
     **{i.replace("-v3", "-v0"): (i, {}) for i in HAND_REACH_IDS},
@@ -95,13 +95,12 @@ def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
 
     import gymnasium
 
-    gymnasium.register_envs(importlib.import_module("gymnasium_robotics"))
+    gymnasium.register_envs(_gymnasium_robotics())
+    if task_id not in MAZE_IDS:
+        raise ValueError(f"{task_id!r} is not a maze task")
     maze_map = gymnasium.registry[task_id].kwargs["maze_map"]
     if agent == "point":
-        folder = assets_dir()
-        if folder is None:
-            raise ModuleNotFoundError("the maze tasks need gymnasium-robotics: pip install 'envhive[robotics]'")
-        xml_path = str(Path(folder) / "point" / "point.xml")
+        xml_path = str(Path(_assets_dir()) / "point" / "point.xml")
         scaling: float = 1
         height = 0.4
     elif agent == "ant":
@@ -150,26 +149,65 @@ def maze_model(agent: str, task_id: str) -> tuple[str, list[str]]:
     return ET.tostring(tree.getroot(), encoding="unicode"), rows
 
 
-def write_loop_bench_data(task_id: str, folder: str) -> None:
-    """What robotics_loop_bench reads for ``task_id`` (csrc/envs/robotics/loop_bench.cc): a link to
-    the assets folder and, for a maze task, its model (maze.xml) and map rows (maze.rows)."""
-    assets = assets_dir()
-    if assets is None:
-        raise ModuleNotFoundError("the robotics loop bench needs gymnasium-robotics: pip install 'envhive[robotics]'")
-    (Path(folder) / "assets").symlink_to(assets)
-    if task_id in MAZE_IDS:
-        xml, rows = maze_model("point" if task_id.startswith("Point") else "ant", task_id)
-        (Path(folder) / "maze.xml").write_text(xml)
-        (Path(folder) / "maze.rows").write_text("\n".join(rows) + "\n")
+def resolve(key: str, args: Mapping[str, int]) -> Files:
+    """The family's resolver: the model of the maze task ``key`` (``"<agent>/<task id>"``, agent
+    ``point`` or ``ant``), as ``maze.xml`` (its MuJoCo XML) and ``maze.rows`` (its map, one row a line)."""
+    agent, _, task_id = key.partition("/")
+    if args:
+        raise ValueError(f"the robotics resolver takes no arguments, got {dict(args)}")
+    xml, rows = maze_model(agent, task_id)
+    return [("maze.xml", xml.encode()), ("maze.rows", "".join(row + "\n" for row in rows).encode())]
+
+
+def loop_bench_data(info: TaskInfo, folder: Path) -> dict[str, str]:
+    """``robotics_loop_bench``'s data beyond the assets folder: for a maze task, the resolver's files
+    written into ``folder`` (``maze_dir``; csrc/envs/robotics/loop_bench.cc reads them)."""
+    if info.id not in MAZE_IDS:
+        return {}
+    for name, contents in resolve(f"{maze_agent(info.id)}/{info.id}", {}):
+        (folder / name).write_bytes(contents)
+    return {"maze_dir": str(folder)}
+
+
+def maze_agent(task_id: str) -> str:
+    """The agent of a maze task: ``point`` (PointMaze) or ``ant`` (AntMaze)."""
+    return "point" if task_id.startswith("PointMaze") else "ant"
+
+
+def reference_id(task_id: str) -> str:
+    """gymnasium-robotics registers its ids with Gymnasium when imported (under the same names)."""
+    import gymnasium
+
+    if importlib.util.find_spec("gymnasium_robotics") is not None:
+        gymnasium.register_envs(importlib.import_module("gymnasium_robotics"))
+    return task_id
 
 
 def assets_dir() -> str | None:
-    """gymnasium_robotics/envs/assets of the installed package, or None when it is not installed."""
+    """gymnasium_robotics/envs/assets of the installed package (as the family's DATA finds it), or
+    None when it is not installed."""
     spec = importlib.util.find_spec("gymnasium_robotics")
     if spec is None or not spec.submodule_search_locations:
         return None
     folder = Path(next(iter(spec.submodule_search_locations))) / "envs" / "assets"
     return str(folder) if folder.is_dir() else None
+
+
+_MISSING = f"the Gymnasium-Robotics tasks need gymnasium-robotics, which is not installed: {INSTALL}"
+
+
+def _assets_dir() -> str:
+    folder = assets_dir()
+    if folder is None:
+        raise MissingExtraError(_MISSING)
+    return folder
+
+
+def _gymnasium_robotics() -> Any:
+    try:
+        return importlib.import_module("gymnasium_robotics")
+    except ImportError as e:
+        raise MissingExtraError(_MISSING) from e
 
 
 @dataclass(frozen=True)
@@ -291,7 +329,7 @@ def _never(achieved_goal: Any, desired_goal: Any) -> Any:
     return False if shape == () else np.zeros(shape, dtype=bool)
 
 
-def goal_functions(task_id: str, config: dict[str, Any]) -> DistanceGoal | MazeGoal | HandManipulateGoal | None:
+def goal_functions(task_id: str, config: Mapping[str, Any]) -> DistanceGoal | MazeGoal | HandManipulateGoal | None:
     """The goal test of a task with its kwargs, or None for a task that is not a GoalEnv."""
     if task_id not in FETCH_IDS and task_id not in MAZE_IDS and task_id not in HAND_IDS:
         return None
@@ -308,12 +346,28 @@ def goal_functions(task_id: str, config: dict[str, Any]) -> DistanceGoal | MazeG
     return MazeGoal(dense=reward_type == "dense", continuing_task=bool(config.get("continuing_task", True)))
 
 
-def goal_methods(task_id: str, family: str, config: dict[str, Any]) -> dict[str, Callable[..., Any]]:
-    """compute_reward / compute_terminated / compute_truncated of a pool's task, by name (empty for
-    a task of another family or one that is not a GoalEnv)."""
-    if family != FAMILY:
-        return {}
+def goal_methods(task_id: str, config: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
+    """The descriptor's ``task_methods``: compute_reward / compute_terminated / compute_truncated of
+    a pool's task with its resolved kwargs, by name (empty for a task that is not a GoalEnv:
+    Adroit, and Kitchen, whose reference compute_reward takes Dicts and changes the env's state)."""
     goal = goal_functions(task_id, config)
     if goal is None:
         return {}
     return {name: getattr(goal, name) for name in GOAL_METHODS}
+
+
+FAMILY = Family(
+    name="robotics",
+    module="envhive._mujoco",
+    doc="Gymnasium-Robotics: Fetch, Shadow Hand, Adroit, PointMaze, AntMaze and FrankaKitchen, goal-conditioned",
+    extra="robotics",
+    # gymnasium-robotics is needed for the models (the assets_dir DATA, the mazes' maps): making a task
+    # without it raises, naming the extra; the module itself needs mujoco (as the DeepMind Control Suite's)
+    requires="mujoco",
+    preload="mujoco",
+    resolver=resolve,
+    envpool=EnvPoolNames(aliases=ENVPOOL_ALIASES),
+    loop_bench_data=loop_bench_data,
+    reference_id=reference_id,
+    task_methods=goal_methods,
+)

@@ -1,5 +1,5 @@
 """The reference (gymnasium-robotics 1.4.x, the real package) for the robotics lock-step tests, and
-the comparison of envhive's pool with it.
+the comparison of envhive's pool with it (envhive.testing.assert_matches_reference).
 
 gymnasium-robotics 1.4.2's mujoco_utils tests a joint's type with ``jnt_type in (mjJNT_HINGE,
 mjJNT_SLIDE)``, which is False under MuJoCo 4's enums although ``==`` holds, so Fetch, Hand and
@@ -10,13 +10,23 @@ compare with ``==`` and otherwise behave the same (same slices, same asserts, an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import mujoco
 import numpy as np
+from gymnasium.vector import AutoresetMode
 
 import envhive
+from envhive.testing import LockstepStats, assert_matches_reference
+from envhive.testing.reference import Policy
+
+GYM_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
 
 _SHIMMED = False
 
@@ -85,117 +95,89 @@ def reference(task_id: str, **kwargs: Any) -> gymnasium.Env[Any, Any]:
     return gymnasium.make(task_id, **kwargs)
 
 
-def assert_close(ours: np.ndarray, ref: np.ndarray, bound: np.ndarray | float, where: str) -> None:
-    ours = np.asarray(ours)
-    ref = np.asarray(ref)
-    assert ours.shape == ref.shape, f"{where}: shape {ours.shape} != {ref.shape}"
-    diff = np.abs(ours.astype(np.float64) - ref.astype(np.float64))
-    bad = ~((diff <= bound) | (ours == ref))
-    assert not bad.any(), (
-        f"{where}: elements {np.flatnonzero(bad).tolist()} differ: ours {ours[bad]}, reference {ref[bad]}, "
-        f"|diff| {diff[bad]} > bound {np.broadcast_to(bound, diff.shape)[bad]}"
+def reference_vec(
+    task_id: str, num_envs: int, mode: str = "next_step", wrappers: Sequence[Any] = (), **kwargs: Any
+) -> gymnasium.vector.VectorEnv:
+    """Gymnasium's SyncVectorEnv of the installed gymnasium-robotics task (shimmed for MuJoCo 4), in
+    autoreset ``mode``; ``wrappers`` wrap each reference env."""
+    import gymnasium_robotics
+
+    gymnasium.register_envs(gymnasium_robotics)
+    shim_mujoco_utils()
+    return gymnasium.make_vec(
+        task_id,
+        num_envs=num_envs,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": GYM_MODES[mode]},
+        wrappers=list(wrappers),
+        **kwargs,
     )
 
 
 def lockstep(
     task_id: str,
+    *,
     seed: int,
     steps: int,
     num_envs: int = 2,
-    obs_bounds: Any = None,
+    mode: str = "next_step",
+    policy: Policy | None = None,
     action_seed: int = 0,
-    reward_ulps: int = 0,
-    reward_bound: Any = None,
-    info_ulps: dict[str, int] | None = None,
-    policy: Any = None,
-    info_of: Any = None,
+    min_episodes: int = 0,
     ref_kwargs: dict[str, Any] | None = None,
+    ref_wrappers: Sequence[Any] = (),
     **kwargs: Any,
-) -> dict[str, int]:
-    """Step an envhive pool (seed=seed, NEXT_STEP autoreset) and num_envs reference envs (env i
-    reset with seed + i first, then without a seed) with the same random actions; compare every
-    observation leaf (exactly, or within ``obs_bounds(ref_env)``: per element), reward, termination,
-    truncation and info (rewards and infos bit for bit, or within ``reward_ulps`` / ``info_ulps[key]``
-    ulps, or ``reward_bound(ref_env)`` plus 2 ulp). ``policy(obs, rng)``: the actions (default:
-    uniform over 1.2 x the action bounds); ``info_of(ref_info)``: the reference's step info as envhive
-    reports it (FrankaKitchen's lists of task names as masks); ``ref_kwargs``: the reference's
-    spelling of the kwargs when it differs.
-    Returns counts of episode ends, resets, terminations and goal changes seen."""
-    pool = envhive.make(task_id, num_envs=num_envs, seed=seed, **kwargs)
-    refs = [reference(task_id, **(kwargs if ref_kwargs is None else ref_kwargs)) for _ in range(num_envs)]
-    rng = np.random.default_rng(action_seed)
+) -> LockstepStats:
+    """envhive.testing.assert_matches_reference of an envhive pool (``seed``, autoreset ``mode``,
+    ``kwargs``) against Gymnasium's SyncVectorEnv of gymnasium-robotics (env i reset with seed + i
+    first, then as its autoreset mode resets it): every observation leaf (the goal Dicts leaf by
+    leaf), reward, termination, truncation and info, bit for bit. ``policy(obs, rng)``: the actions
+    (default: uniform over 1.5 x the action bounds), cast to the action dtype; ``ref_kwargs``: the
+    reference's spelling of the kwargs when it differs; ``ref_wrappers``: wrap each reference env
+    (Kitchen's infos as envhive reports them)."""
+    env = envhive.make(task_id, num_envs=num_envs, seed=seed, autoreset_mode=mode, **kwargs)
+    ref = reference_vec(task_id, num_envs, mode, ref_wrappers, **(kwargs if ref_kwargs is None else ref_kwargs))
+    dtype = env.single_action_space.dtype
+    cast: Policy | None = None
+    if policy is not None:
+        given = policy
+
+        def cast(obs: Any, rng: np.random.Generator) -> Any:
+            return np.asarray(given(obs, rng), dtype=dtype)
+
     try:
-        obs, _ = pool.reset()
-        ref_obs = [r.reset(seed=seed + i)[0] for i, r in enumerate(refs)]
-        counts = {"ends": 0, "resets": 0, "terminations": 0, "goal_changes": 0}
-
-        def check(i: int, where: str) -> None:
-            bound = obs_bounds(refs[i]) if obs_bounds is not None else 0.0
-            if not isinstance(ref_obs[i], dict):  # a Box observation (Adroit)
-                assert_close(obs[i], ref_obs[i], bound, f"{task_id} env {i} {where}")
-                return
-            for key, ref_leaf in ref_obs[i].items():
-                leaf_bound = bound if key == "observation" else 0.0
-                if isinstance(ref_leaf, dict):  # a Dict of goals (FrankaKitchen): leaf by leaf
-                    assert set(obs[key]) == set(ref_leaf), f"{task_id} env {i} {where} {key}: keys"
-                    for name, value in ref_leaf.items():
-                        assert_close(obs[key][name][i], value, 0.0, f"{task_id} env {i} {where} {key}[{name!r}]")
-                    continue
-                assert_close(obs[key][i], ref_leaf, leaf_bound, f"{task_id} env {i} {where} {key}")
-
-        for i in range(num_envs):
-            check(i, "reset")
-        done = [False] * num_envs
-        space = pool.single_action_space
-        for t in range(steps):
-            if policy is not None:
-                actions = np.asarray(policy(obs, rng), dtype=space.dtype)
-            else:
-                size = (num_envs, *space.shape)
-                actions = rng.uniform(space.low * 1.2, space.high * 1.2, size=size).astype(space.dtype)
-            obs, reward, terminated, truncated, info = pool.step(actions)
-            for i, ref in enumerate(refs):
-                if done[i]:
-                    ref_obs[i] = ref.reset()[0]
-                    counts["resets"] += 1
-                    check(i, f"step {t} (reset)")
-                    assert reward[i] == 0 and not terminated[i] and not truncated[i]
-                    done[i] = False
-                    continue
-                goal_env = isinstance(ref_obs[i], dict)
-                previous_goal = ref_obs[i]["desired_goal"].copy() if goal_env else None
-                ref_obs[i], r, term, trunc, ref_info = ref.step(actions[i])
-                if info_of is not None:
-                    ref_info = info_of(ref_info)
-                if goal_env:
-                    counts["goal_changes"] += not np.array_equal(previous_goal, ref_obs[i]["desired_goal"])
-                check(i, f"step {t}")
-                where = f"{task_id} env {i} step {t}"
-                if reward_bound is not None:  # an absolute bound from the reference's state
-                    bound = reward_bound(ref) + 2 * np.spacing(abs(r))
-                    assert abs(reward[i] - r) <= bound, f"{where}: reward {reward[i]} != {r} (bound {bound})"
-                elif reward_ulps:
-                    assert abs(reward[i] - r) <= reward_ulps * np.spacing(abs(r)), f"{where}: reward {reward[i]} != {r}"
-                else:
-                    same = np.float64(reward[i]).tobytes() == np.float64(r).tobytes()
-                    assert same, f"{where}: reward {reward[i]} != {r}"
-                assert bool(terminated[i]) == bool(term), f"{where}: terminated"
-                assert bool(truncated[i]) == bool(trunc), f"{where}: truncated"
-                for key, value in ref_info.items():
-                    assert key in info, f"{where}: info has no {key!r}"
-                    if info_ulps and key in info_ulps:
-                        tol = info_ulps[key] * np.spacing(abs(np.float64(value)))
-                        assert abs(info[key][i] - value) <= tol, f"{where}: info[{key!r}] {info[key][i]} != {value}"
-                        continue
-                    assert np.asarray(info[key][i]).tobytes() == np.asarray(value, dtype=info[key].dtype).tobytes(), (
-                        f"{where}: info[{key!r}] {info[key][i]} != {value}"
-                    )
-                counts["terminations"] += bool(term)
-                if term or trunc:
-                    counts["ends"] += 1
-                    done[i] = True
-        return counts
+        return assert_matches_reference(
+            env, ref, seed=seed, steps=steps, policy=cast, action_seed=action_seed, min_episodes=min_episodes
+        )
     finally:
-        pool.close()
-        for r in refs:
-            r.close()
+        env.close()
+        ref.close()
+
+
+KITCHEN_TASKS = (
+    "bottom burner",
+    "top burner",
+    "light switch",
+    "slide cabinet",
+    "hinge cabinet",
+    "microwave",
+    "kettle",
+)
+
+
+class KitchenTaskMasks(gymnasium.Wrapper[Any, Any, Any, Any]):
+    """FrankaKitchen's infos as envhive reports them: the reference's lists of task names (whose
+    order follows a Python set's, so it varies from process to process) as boolean masks over the
+    seven tasks in kitchen_env.py's order."""
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        return obs, _masks(info)
+
+    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward, terminated, truncated, _masks(info)
+
+
+def _masks(info: dict[str, Any]) -> dict[str, Any]:
+    return {key: np.array([t in value for t in KITCHEN_TASKS]) for key, value in info.items()}

@@ -25,6 +25,11 @@ def test_unknown_kwarg_is_named() -> None:
         envhive.make("FetchReach-v4", num_envs=1, target_range=0.3)
 
 
+def test_kitchen_bad_task_name() -> None:
+    with pytest.raises(ValueError, match="unknown task 'oven'"):
+        envhive.make("FrankaKitchen-v1", num_envs=1, tasks_to_complete="microwave, oven")
+
+
 def test_goal_methods_reject_bad_shapes_and_types() -> None:
     pool = envhive.make("AntMaze_UMaze-v5", num_envs=1)
     try:
