@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -53,3 +56,24 @@ def test_non_finite_actions_are_refused() -> None:
         assert np.isfinite(obs["observation"]).all()
     finally:
         pool.close()
+
+
+def test_without_gymnasium_robotics_a_task_names_the_extra() -> None:
+    """Without gymnasium-robotics (its models), making a task raises naming the extra; the module's
+    other families (Gymnasium's MuJoCo tasks) still run."""
+    code = """
+import sys
+sys.modules["gymnasium_robotics"] = None  # importlib.util.find_spec finds nothing, import fails
+import envhive
+for task_id in ("FetchReach-v4", "PointMaze_UMaze-v3"):
+    try:
+        envhive.make(task_id, num_envs=1).reset()
+    except (ValueError, ImportError) as e:
+        print(type(e).__name__, "envhive[robotics]" in str(e))
+env = envhive.make("HalfCheetah-v5", num_envs=1)
+env.reset(seed=0)
+print("mujoco ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:3] == ["ValueError True", "MissingExtraError True", "mujoco ok"]
