@@ -269,8 +269,11 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
             continue
         if value is None:
             # Gymnasium's Optional kwargs (camera_id=None, max_episode_steps=None, ...): the default;
-            # a dict kwarg given None is empty (default_camera_config=None: no camera settings).
-            config[name] = {} if isinstance(defaults[name], dict) else defaults[name]
+            # a dict kwarg given None is empty (default_camera_config=None: no camera settings), and
+            # so is a str kwarg: the task says what no value means (FrozenLake's map_name=None: a
+            # random map; MuJoCo's xml_file=None: its default model).
+            default = defaults[name]
+            config[name] = {} if isinstance(default, dict) else "" if isinstance(default, str) else default
         else:
             config[name] = _check_value(info.id, name, value, defaults[name])
     if config["max_episode_steps"] < 0:

@@ -108,12 +108,15 @@ class Catalog:
             self._read = False
 
     def rescan(self) -> bool:
-        """Load every module and add the tasks their manifests miss (e.g. ROMs added through
-        ``$ALE_ROMS_DIR``); True if any were added."""
+        """Add the tasks manifests miss from the modules whose task set may differ now from their
+        manifest (``FamilyModule.tasks_vary``: ROMs added through ``$ALE_ROMS_DIR``), loading
+        those modules only; True if any were added. An unknown id costs no module load otherwise."""
         added = False
         with self._lock:
             self._read_manifests()
-            for name in self._families:
+            for name, family in self._families.items():
+                if family.tasks_vary is None or not family.tasks_vary():
+                    continue
                 try:
                     module = self.load(name)
                 except ImportError:  # not built, or its dependency is missing (kept in _unavailable)

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 
@@ -24,6 +25,12 @@ from envhive.backend import Step
 from envhive.envpool.errors import EnvPoolArgumentError
 from envhive.envpool.spec import EnvSpec
 from envhive.vector import HiveVectorEnv
+
+
+class GymnasiumEnvPool(HiveVectorEnv, gymnasium.Env):  # type: ignore[misc]  # both Generic bases
+    """EnvPool's gymnasium pool: envhive's one ``VectorEnv`` (nothing overridden: HiveVectorEnv's calls
+    serve EnvPool's API through ``EnvPoolApi``), and a ``gymnasium.Env`` too, as EnvPool 1.2's pools
+    are: ``gymnasium.Wrapper`` takes it (CleanRL's ``RecordEpisodeStatistics(gym.Wrapper)``)."""
 
 
 class EnvPoolApi:
@@ -59,9 +66,9 @@ class EnvPoolApi:
         self._fast_step = env._direct_step  # the env's own straight call, where it has one
 
     @classmethod
-    def make(cls, spec: EnvSpec, render_mode: str | None = None, render_env_id: int = 0) -> HiveVectorEnv:
+    def make(cls, spec: EnvSpec, render_mode: str | None = None, render_env_id: int = 0) -> GymnasiumEnvPool:
         """A HiveVectorEnv of ``spec``'s task serving EnvPool's API (``envpool.make_gym``)."""
-        env = HiveVectorEnv(spec.task_spec)
+        env = GymnasiumEnvPool(spec.task_spec)
         env.use_api(cls(env, spec, render_mode, render_env_id))
         env.spec = spec
         env.observation_space = env.single_observation_space
