@@ -35,9 +35,9 @@ nb::object id_array(nb::handle env_id, const char* what) {
   if (!arr) throw nb::python_error();
   nb::object holder = nb::steal(arr);
   auto* a = reinterpret_cast<PyArrayObject*>(arr);
-  if (PyArray_NDIM(a) > 1) throw nb::value_error((std::string(what) + " must be an int or a 1-D array of ints").c_str());
+  if (PyArray_NDIM(a) > 1) throw nb::value_error(call_message(Msg::kEnvIdForm, {{"what", what}}).c_str());
   if (PyArray_SIZE(a) > 0 && (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a)))
-    throw nb::type_error((std::string(what) + " must hold integers").c_str());
+    throw nb::type_error(call_message(Msg::kEnvIdIntegers, {{"what", what}, {"got", ", got dtype " + dtype_text(a)}}).c_str());
   PyObject* conv = PyArray_FromAny(arr, PyArray_DescrFromType(NPY_INT64), 0, 1,
                                    NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST, nullptr);
   if (!conv) throw nb::python_error();
@@ -312,7 +312,7 @@ const std::vector<int32_t>& NativePool::resolve_ids(nb::handle env_id) {
 nb::object NativePool::convert_actions(nb::handle actions, const std::vector<int32_t>& ids) {
   const SpaceSpec& act = pool_->spaces().action;
   const bool discrete = act.kind == SpaceSpec::Kind::kDiscrete;
-  if (actions.is_none()) throw nb::type_error("actions are missing (got None): pass one action per env");
+  if (actions.is_none()) throw nb::type_error(call_message(Msg::kActionsMissing).c_str());
   PyObject* arr = PyArray_FromAny(actions.ptr(), nullptr, 0, 0, 0, nullptr);
   if (!arr) throw nb::python_error();
   nb::object holder = nb::steal(arr);
@@ -322,21 +322,23 @@ nb::object NativePool::convert_actions(nb::handle actions, const std::vector<int
   if (shape_ok && !discrete)
     for (size_t d = 0; d < act.shape.size(); ++d)
       shape_ok = shape_ok && PyArray_DIM(a, static_cast<int>(d + 1)) == act.shape[d];
-  if (!shape_ok) {
-    std::ostringstream msg;
-    msg << "actions must have shape (" << n;
+  if (!shape_ok) {  // the shapes as Python writes tuples
+    std::ostringstream expected, got;
+    expected << "(" << n;
     if (!discrete)
-      for (auto d : act.shape) msg << ", " << d;
-    msg << (discrete || act.shape.empty() ? ",)" : ")") << ", got (";
-    for (int d = 0; d < PyArray_NDIM(a); ++d) msg << (d ? ", " : "") << PyArray_DIM(a, d);
-    msg << (PyArray_NDIM(a) == 1 ? ",)" : ")");
-    throw nb::value_error(msg.str().c_str());
+      for (auto d : act.shape) expected << ", " << d;
+    expected << (discrete || act.shape.empty() ? ",)" : ")");
+    got << "(";
+    for (int d = 0; d < PyArray_NDIM(a); ++d) got << (d ? ", " : "") << PyArray_DIM(a, d);
+    got << (PyArray_NDIM(a) == 1 ? ",)" : ")");
+    throw nb::value_error(
+        call_message(Msg::kActionShape, {{"where", ""}, {"expected", expected.str()}, {"got", got.str()}}).c_str());
   }
   if (discrete) {
     if (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a))
-      throw nb::type_error(("actions for a Discrete action space must be integers, got dtype " + dtype_text(a)).c_str());
+      throw nb::type_error(call_message(Msg::kActionIntegers, {{"space", "Discrete"}, {"dtype", dtype_text(a)}}).c_str());
   } else if (!(PyArray_ISFLOAT(a) || PyArray_ISINTEGER(a)) || PyArray_ISBOOL(a)) {
-    throw nb::type_error(("actions for a Box action space must be real numbers, got dtype " + dtype_text(a)).c_str());
+    throw nb::type_error(call_message(Msg::kActionReals, {{"dtype", dtype_text(a)}}).c_str());
   }
   const int target = discrete ? NPY_INT64 : npy_type(act.dtype);
   if (target == NPY_FLOAT32 && PyArray_TYPE(a) == NPY_FLOAT64) {  // before the cast, which would warn
@@ -418,10 +420,12 @@ void bind_native_pool(nb::module_& m) {
     }
   });
 
-  nb::enum_<AutoresetMode>(m, "AutoresetMode", "Gymnasium 1.4's autoreset modes.")
-      .value("next_step", AutoresetMode::kNextStep)
-      .value("same_step", AutoresetMode::kSameStep)
-      .value("disabled", AutoresetMode::kDisabled);
+  // Under Gymnasium's names (gymnasium.vector.AutoresetMode): the facade's mode reaches the pool
+  // as module.AutoresetMode[mode.name].
+  nb::enum_<AutoresetMode>(m, "AutoresetMode", "Gymnasium 1.4's autoreset modes, by Gymnasium's names.")
+      .value("NEXT_STEP", AutoresetMode::kNextStep)
+      .value("SAME_STEP", AutoresetMode::kSameStep)
+      .value("DISABLED", AutoresetMode::kDisabled);
 
   nb::class_<PoolOptions>(m, "PoolOptions", "How a pool runs: sizes, threads, autoreset and time limit.")
       .def(

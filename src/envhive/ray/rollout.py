@@ -22,7 +22,7 @@ import numpy as np
 import ray
 from gymnasium.vector import AutoresetMode
 
-from envhive.checks import autoreset_mode
+from envhive.checks import require_autoreset
 from envhive.errors import EnvError, PoolClosedError
 from envhive.ray.policies import Policy
 from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, release_actors, resolve_global_seeds
@@ -52,9 +52,12 @@ class RolloutWorker:
         incarnation: int = 0,
         **pool_kwargs: Any,
     ) -> None:
-        mode = pool_kwargs.pop("autoreset_mode", "next_step")
-        if autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
-            raise ValueError(f"rollout workers run NEXT_STEP autoreset (see Trajectory.valid); got {mode!r}")
+        require_autoreset(
+            pool_kwargs.pop("autoreset_mode", None),
+            AutoresetMode.NEXT_STEP,
+            "a rollout worker",
+            "Trajectory.valid marks each reset step",
+        )
         if "batch_size" in pool_kwargs:
             raise ValueError("a rollout worker steps every env of its pool each step: drop batch_size")
         if pool_kwargs.get("num_threads") in (None, 0):

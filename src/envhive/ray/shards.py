@@ -22,6 +22,7 @@ import ray
 from gymnasium.vector import AutoresetMode
 
 from envhive.backend import Step
+from envhive.call_rules import message
 from envhive.errors import EnvError
 from envhive.leaves import rows
 from envhive.ray.shard import ShardLayout, incarnation_seeds, release_actors
@@ -359,20 +360,17 @@ def _quiet_rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def masked_shards(shards: Sequence[Shard], mask: np.ndarray, what: str) -> list[Shard]:
-    """The shards an async ``reset_mask`` selects: whole shards, each idle."""
+    """The shards an async ``reset_mask`` selects: whole shards (the call state has checked that
+    none of their envs is in flight)."""
     chosen = []
     for shard in shards:
         local = mask[shard.ids.start : shard.ids.stop]
         if local.any() and not local.all():
             raise ValueError(
-                f"{what}: async RayVectorEnv resets whole shards; shard {shard.index} holds envs "
-                f"{shard.ids.start}..{shard.ids.stop - 1} and reset_mask selects only some of them"
+                message(
+                    "shard_partial_mask", call=what, shard=shard.index, first=shard.ids.start, last=shard.ids.stop - 1
+                )
             )
         if local.all():
-            if shard.call is not None or shard.done:
-                raise ValueError(
-                    f"{what}: shard {shard.index} (envs {shard.ids.start}..{shard.ids.stop - 1}) has a call in "
-                    "flight or a batch not yet received; reset_mask may select only envs recv() returned"
-                )
             chosen.append(shard)
     return chosen
