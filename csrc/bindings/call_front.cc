@@ -245,10 +245,10 @@ std::vector<int32_t> CallFront::check_render_ids(const int64_t* v, size_t m) {
   for (size_t i = 0; i < m; ++i) {
     if (v[i] < 0 || v[i] >= n)
       throw std::invalid_argument(
-          call_message(Msg::kRenderIdRange, {{"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
+          call_message(Msg::kEnvIdRange, {{"what", "env_ids"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
     const auto id = static_cast<int32_t>(v[i]);
     if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-      throw std::invalid_argument(call_message(Msg::kRenderIdTwice, {{"env", std::to_string(id)}}));
+      throw std::invalid_argument(call_message(Msg::kEnvIdTwice, {{"what", "env_ids"}, {"env", std::to_string(id)}, {"call", "render()"}}));
     stamp_[static_cast<size_t>(id)] = stamp_value_;
     ids.push_back(id);
   }

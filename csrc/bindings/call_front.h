@@ -29,7 +29,7 @@ enum class Msg : uint8_t {
   kNeverReset, kNeverResetHeld, kInFlight, kInFlightAll, kEnded, kSyncSendAll, kRecvForever,
   kPartialResetSync, kResetInFlight, kResetDropsSteps, kResetCannotFill, kResetMaskSize,
   kRenderInFlight, kRenderNeverReset,
-  kEnvIdRange, kEnvIdTwice, kEnvIdForm, kEnvIdIntegers, kRenderIdRange, kRenderIdTwice,
+  kEnvIdRange, kEnvIdTwice, kEnvIdForm, kEnvIdIntegers,
   kActionsMissing, kActionShape, kActionIntegers, kActionReals, kActionDiscrete, kActionNotFinite, kActionOverflows,
   kEnvFailed, kEnvFailedOthers, kEnvFailedDisabled,
   kCount
@@ -38,7 +38,7 @@ inline constexpr const char* kMsgNames[] = {
     "never_reset", "never_reset_held", "in_flight", "in_flight_all", "ended", "sync_send_all", "recv_forever",
     "partial_reset_sync", "reset_in_flight", "reset_drops_steps", "reset_cannot_fill", "reset_mask_size",
     "render_in_flight", "render_never_reset",
-    "env_id_range", "env_id_twice", "env_id_form", "env_id_integers", "render_id_range", "render_id_twice",
+    "env_id_range", "env_id_twice", "env_id_form", "env_id_integers",
     "actions_missing", "action_shape", "action_integers", "action_reals", "action_discrete", "action_not_finite",
     "action_overflows",
     "env_failed", "env_failed_others", "env_failed_disabled",
@@ -125,10 +125,10 @@ const std::vector<int32_t>& CallFront::check_ids(const T* v, size_t m) {
   for (size_t i = 0; i < m; ++i) {
     if (v[i] < 0 || v[i] >= n)
       throw std::invalid_argument(
-          call_message(Msg::kEnvIdRange, {{"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
+          call_message(Msg::kEnvIdRange, {{"what", "env_id"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
     const auto id = static_cast<int32_t>(v[i]);
     if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-      throw std::invalid_argument(call_message(Msg::kEnvIdTwice, {{"env", std::to_string(id)}}));
+      throw std::invalid_argument(call_message(Msg::kEnvIdTwice, {{"what", "env_id"}, {"env", std::to_string(id)}, {"call", "send()"}}));
     stamp_[static_cast<size_t>(id)] = stamp_value_;
     if (pool_.in_flight(id)) throw std::invalid_argument(call_message(Msg::kInFlight, {{"env", std::to_string(id)}}));
     ids_[i] = id;

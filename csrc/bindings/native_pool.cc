@@ -384,7 +384,7 @@ void NativePool::raise_failures(const std::vector<EnvFailure>& failures) {
   for (const auto& f : failures) ids.append(f.env_id);
   const nb::object& type = error_types().env_error;
   if (!type.is_valid()) raise(nb::object(), PyExc_RuntimeError, msg);
-  nb::object err = type(msg, failures[0].env_id, ids);
+  nb::object err = type(msg, failures[0].env_id, ids, failures[0].message);
   PyErr_SetObject(type.ptr(), err.ptr());
   throw nb::python_error();
 }

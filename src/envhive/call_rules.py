@@ -69,12 +69,10 @@ TEMPLATES: dict[str, str] = {
     ),
     "render_never_reset": "env {env} has not been reset: call reset() before render()",
     # --- env ids
-    "env_id_range": "env_id {env} is out of range [0, {num_envs})",
-    "env_id_twice": "env_id {env} appears twice in one send()",
+    "env_id_range": "{what} {env} is out of range [0, {num_envs})",
+    "env_id_twice": "{what} {env} appears twice in one {call}",
     "env_id_form": "{what} must be an int or a 1-D array of ints",
     "env_id_integers": "{what} must hold integers{got}",
-    "render_id_range": "env_ids: {env} is out of range [0, {num_envs})",
-    "render_id_twice": "env_ids: env {env} appears twice",
     # --- actions
     "actions_missing": "actions are missing (got None): pass one action per env",
     "action_shape": "actions{where} must have shape {expected}, got {got}",

@@ -107,10 +107,12 @@ def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray | None:
     if ids.size:
         bad = (ids < 0) | (ids >= num_envs)
         if bad.any():
-            raise ValueError(message("env_id_range", env=int(ids[np.flatnonzero(bad)[0]]), num_envs=num_envs))
+            raise ValueError(
+                message("env_id_range", what="env_id", env=int(ids[np.flatnonzero(bad)[0]]), num_envs=num_envs)
+            )
         values, counts = np.unique(ids, return_counts=True)
         if (counts > 1).any():
-            raise ValueError(message("env_id_twice", env=int(values[counts > 1][0])))
+            raise ValueError(message("env_id_twice", what="env_id", env=int(values[counts > 1][0]), call="send()"))
     return ids
 
 

@@ -37,6 +37,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvO
 
 from envhive.adapters.common import make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
+from envhive.call_rules import message
 from envhive.checks import require_autoreset
 from envhive.vector import HiveVectorEnv
 
@@ -231,7 +232,7 @@ class SB3VecEnv(VecEnv):
         targets = [indices] if isinstance(indices, int | np.integer) else list(indices)
         for i in targets:
             if not 0 <= int(i) < self.num_envs:
-                raise IndexError(f"env index {i} is out of range [0, {self.num_envs})")
+                raise IndexError(message("env_id_range", what="env index", env=i, num_envs=self.num_envs))
         return [int(i) for i in targets]
 
     def __repr__(self) -> str:

@@ -147,4 +147,4 @@ class RowReader:
         self.status[failed] = 0
         head = texts[0].strip().splitlines()[0] if texts[0].strip() else "error"
         text = failure_message(failed_ids, head, self.disabled)
-        raise EnvError(f"{text}\n{texts[0]}", failed_ids[0], failed_ids)
+        raise EnvError(f"{text}\n{texts[0]}", failed_ids[0], failed_ids, head)

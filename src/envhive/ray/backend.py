@@ -293,12 +293,7 @@ class RayBackend:
         a restarted actor's first reset, reported as a step) or an output not yet received."""
         flight = self.state.flight
         for shard in self._shards.all:
-            call = shard.call
-            if call is not None:
-                kind = RESET if call.kind == "reset" else STEP
-            else:
-                kind = STEP if shard.done else IDLE
-            flight[shard.ids.start : shard.ids.stop] = kind
+            flight[shard.ids.start : shard.ids.stop] = _in_flight(shard)
 
     def _actions_of(self, actions: Any, rows: np.ndarray) -> Any:
         """The rows ``rows`` of checked actions (one array, or one per leaf), nested as the space."""
@@ -341,6 +336,13 @@ class RayBackend:
         self._closed = True
         if hasattr(self, "_shards"):
             self._shards.release()
+
+
+def _in_flight(shard: Shard) -> int:
+    """What a shard's envs have in flight (``envhive.call_rules``: IDLE, STEP, RESET)."""
+    if shard.call is not None:
+        return RESET if shard.call.kind == "reset" else STEP
+    return STEP if shard.done else IDLE
 
 
 def merge_infos(parts: Sequence[tuple[dict[str, Any], int]]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import ray
 from gymnasium.vector import AutoresetMode
 
 from envhive.backend import Step
-from envhive.call_rules import message
+from envhive.call_rules import failure_message, message
 from envhive.errors import EnvError
 from envhive.leaves import rows
 from envhive.ray.shard import ShardLayout, incarnation_seeds, release_actors
@@ -213,10 +213,9 @@ class Shards:
                         out = self.globalise(shard, ray.get(call.ref))
                     except ray.exceptions.RayTaskError as e:
                         cause = e.cause
-                        if isinstance(cause, EnvError):
+                        if isinstance(cause, EnvError):  # the shard pool's: local ids
                             ids = [shard.ids.start + i for i in cause.env_ids]
-                            message = f"shard {shard.index} (global ids = local + {shard.ids.start}): {cause}"
-                            env_errors.append(EnvError(message, ids[0], ids))
+                            env_errors.append(EnvError(str(cause), ids[0], ids, cause.error))
                         else:
                             other = other or (cause if isinstance(cause, Exception) else e)
                         continue
@@ -250,12 +249,19 @@ class Shards:
         if other is not None:
             raise other
         if dead or env_errors:
-            ids = sorted({i for s, _ in dead for i in s.ids} | {i for e in env_errors for i in e.env_ids})
-            parts = [f"{s.describe()} {why}" for s, why in dead]
-            parts += [str(e) for e in env_errors]
+            parts = []
+            failed = sorted(i for e in env_errors for i in e.env_ids)
+            if env_errors:  # the envs' errors as a pool's own, in global ids
+                first = min(env_errors, key=lambda e: e.env_id)
+                disabled = self.autoreset_mode == AutoresetMode.DISABLED
+                parts.append(failure_message(failed, first.error, disabled))
+            parts += [f"{s.describe()} {why}" for s, why in dead]
             if dead:
                 parts.append("dead shards start again on reset()")
-            raise EnvError("; ".join(parts), ids[0], ids)
+            ids = sorted({i for s, _ in dead for i in s.ids} | set(failed))
+            raise EnvError(
+                "; ".join(parts), failed[0] if failed else ids[0], ids, env_errors[0].error if env_errors else None
+            )
         return outputs
 
     def remember(self, outputs: list[tuple[Shard, Step]]) -> list[tuple[Shard, Step]]:
