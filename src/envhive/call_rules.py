@@ -117,14 +117,14 @@ and by the C++ call front (which refuses a module whose templates lack a name it
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
-def message(name: str, **fields: Any) -> str:
-    """The message of rule ``name`` with its fields filled in (``str`` of each value). Only
-    ``{field}`` of lower-case letters and underscores is a field; other braces are text."""
+def message(rule: str, /, **fields: Any) -> str:
+    """The message of ``rule`` with its fields filled in (``str`` of each value). Only ``{field}``
+    of lower-case letters and underscores is a field; other braces are text."""
 
     def fill(match: re.Match[str]) -> str:
         return str(fields[match.group(1)])
 
-    return _FIELD.sub(fill, TEMPLATES[name])
+    return _FIELD.sub(fill, TEMPLATES[rule])
 
 
 def failure_message(env_ids: list[int], error: str, disabled: bool) -> str:

@@ -166,9 +166,7 @@ class RayBackend:
             return obs, info
         outputs = dict((s.index, out) for s, out in shards.remember(shards.collect(targets, len(targets))))
         self.state.settled(None)
-        obs, _, _, _, info = self._concat(
-            [outputs[s.index] if s.index in outputs else self._current(s) for s in shards.all]
-        )
+        obs, _, _, _, info = self._concat([outputs[s.index] if s.index in outputs else _current(s) for s in shards.all])
         return obs, info
 
     def async_reset(self, mask: np.ndarray | None, seeds: dict[int, int], options: dict[str, Any] | None) -> None:
@@ -242,10 +240,7 @@ class RayBackend:
         """The first ``batch_size`` envs (whole shards) to finish; ``TimeoutError`` after ``timeout`` s."""
         self._check_open()
         self.state.check_recv()
-        try:
-            return self._recv_batch(timeout)
-        finally:
-            self._track_flight()
+        return self._recv_batch(timeout)
 
     def render(self, env_ids: Any) -> Sequence[np.ndarray]:
         """Every env's frame in global id order, drawn in the shards. Only while no shard is stepping
@@ -279,32 +274,27 @@ class RayBackend:
         busy = [s for s in shards.all if s.call is not None or s.done]
         try:
             outputs = shards.collect(busy, want, timeout)
+            for shard, out in outputs[want:]:  # restarts can complete more shards than wanted: the next recv's
+                shard.done.append(out)
         except EnvError as error:
             self.state.failed(error.env_ids)
             raise
-        for shard, out in outputs[want:]:  # restarts can complete more shards than wanted: the next recv's
-            shard.done.append(out)
+        finally:
+            self._track_flight()
         out = self._concat([out for _, out in shards.remember(outputs[:want])])
         self.state.received(out[4]["env_id"], out[2], out[3])
         return out
 
     def _track_flight(self) -> None:
-        """What each env has in flight, as the shards say: a shard's call (a reset, or a step or
-        a restarted actor's first reset, reported as a step) or an output not yet received."""
-        flight = self.state.flight
+        """What each env has in flight, as the shards say (see ``_in_flight``)."""
         for shard in self._shards.all:
-            flight[shard.ids.start : shard.ids.stop] = _in_flight(shard)
+            self.state.flight[shard.ids.start : shard.ids.stop] = _in_flight(shard)
 
     def _actions_of(self, actions: Any, rows: np.ndarray) -> Any:
         """The rows ``rows`` of checked actions (one array, or one per leaf), nested as the space."""
         if isinstance(actions, list):
             return nest(self.spec.action_space, [leaf[rows] for leaf in actions])
         return actions[rows]
-
-    def _current(self, shard: Shard) -> Step:
-        assert shard.last is not None
-        obs, rewards, terminated, truncated, info = shard.last
-        return obs, rewards, terminated, truncated, {k: v for k, v in info.items() if k not in FINAL_KEYS}
 
     def _concat(self, outputs: Sequence[Step]) -> Step:
         obs = concatenate(self.spec.observation_space, [o[0] for o in outputs])
@@ -338,8 +328,17 @@ class RayBackend:
             self._shards.release()
 
 
+def _current(shard: Shard) -> Step:
+    """A shard's rows as they stand (its last output, without SAME_STEP's final columns)."""
+    assert shard.last is not None
+    obs, rewards, terminated, truncated, info = shard.last
+    return obs, rewards, terminated, truncated, {k: v for k, v in info.items() if k not in FINAL_KEYS}
+
+
 def _in_flight(shard: Shard) -> int:
-    """What a shard's envs have in flight (``envhive.call_rules``: IDLE, STEP, RESET)."""
+    """What a shard's envs have in flight (``envhive.call_rules``: IDLE, STEP, RESET): its call (a
+    reset; a step, or a restarted actor's first reset, reported as a step) or an output not yet
+    received (a step's)."""
     if shard.call is not None:
         return RESET if shard.call.kind == "reset" else STEP
     return STEP if shard.done else IDLE
