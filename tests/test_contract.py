@@ -28,7 +28,7 @@ class TestNativePools(PoolContract):
         pool = envhive.make(
             "Dummy-v0", num_envs=4, fail_env=1, fail_step=2, episode_length=0, autoreset_mode=autoreset_mode
         )
-        return Failure(pool, two_steps, [1])
+        return Failure(pool, two_steps, [1], says="Dummy-v0 failure injected at step 2")
 
 
 class TestProcessPools(PoolContract):
@@ -40,7 +40,7 @@ class TestProcessPools(PoolContract):
         pool = envhive.make(
             make_faulty, num_envs=4, num_workers=2, seed=0, fail_seed=1, fail_step=2, autoreset_mode=autoreset_mode
         )
-        return Failure(pool, two_steps, [1])
+        return Failure(pool, two_steps, [1], says="injected failure at step 2")
 
 
 if importlib.util.find_spec("ray") is not None:
@@ -70,7 +70,7 @@ if importlib.util.find_spec("ray") is not None:
                 episode_length=0,
                 autoreset_mode=autoreset_mode,
             )
-            return Failure(pool, two_steps, [0, 2])
+            return Failure(pool, two_steps, [0, 2], says="Dummy-v0 failure injected at step 2")
 
 
 def test_the_contract_runs_on_every_backend() -> None:

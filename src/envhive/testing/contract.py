@@ -51,11 +51,12 @@ EPISODE = 3  # max_episode_steps of the pools whose episodes the tests end
 @dataclass
 class Failure:
     """How a subclass makes envs raise: ``trigger(pool)`` (after a reset) makes the envs
-    ``env_ids`` of ``pool`` raise inside their workers."""
+    ``env_ids`` of ``pool`` raise inside their workers; ``says``: a pattern their error matches."""
 
     pool: HiveVectorEnv
     trigger: Callable[[HiveVectorEnv], Any]
     env_ids: list[int]
+    says: str = ""
 
 
 def exactly(name: str, **fields: Any) -> str:
@@ -406,6 +407,7 @@ class ErrorRules(ContractBase):
         assert isinstance(error, RuntimeError)
         assert error.env_ids == failure.env_ids and error.env_id == failure.env_ids[0]
         assert str(error).startswith(f"env {error.env_id} raised: ")
+        assert re.search(failure.says, error.error), f"{error.error!r} does not say {failure.says!r}"
         failed = np.zeros(n, dtype=bool)
         failed[failure.env_ids] = True
         if mode == "disabled":  # the failed envs need a reset before they step again
