@@ -64,29 +64,45 @@ void PoolRegistry::remove(uint64_t serial) {
 }
 
 namespace {
-// A seed the task's envs would refuse (TaskMeta::max_seed), before any env sees it.
-void check_seed(const std::string& task_id, uint64_t max_seed, int64_t env, uint64_t seed) {
-  if (seed > max_seed)
-    throw nb::value_error((task_id + " seeds must be in [0, " + std::to_string(max_seed) + "], got " +
-                           std::to_string(seed) + " for env " + std::to_string(env) +
-                           " (an int seed s seeds env i with s + i)")
-                              .c_str());
+// {env id: seed} (checked by envhive.checks.env_seeds) as (id, seed) pairs, each within what the
+// task's envs take (TaskMeta::max_seed), before any env sees one.
+std::vector<std::pair<int32_t, uint64_t>> seed_pairs(const std::string& task_id, uint64_t max_seed, nb::dict seeds) {
+  std::vector<std::pair<int32_t, uint64_t>> out;
+  for (auto [k, v] : seeds) {
+    const auto env = nb::cast<int32_t>(k);
+    const auto seed = nb::cast<uint64_t>(v);
+    if (seed > max_seed)
+      throw nb::value_error((task_id + " seeds must be in [0, " + std::to_string(max_seed) + "], got " +
+                             std::to_string(seed) + " for env " + std::to_string(env) +
+                             " (an int seed s seeds env i with s + i)")
+                                .c_str());
+    out.emplace_back(env, seed);
+  }
+  return out;
 }
 }  // namespace
 
-NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options,
-                       std::vector<uint64_t> seeds) {
+NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options, nb::dict seeds) {
   const TaskDef* task = task_registry().find(task_id);
   if (!task) throw nb::key_error(("unknown task id '" + task_id + "'").c_str());
   const Config cfg = config_from_py(*task, config);
   task_id_ = task_id;
   max_seed_ = task->meta.max_seed;
-  for (size_t i = 0; i < seeds.size(); ++i) check_seed(task_id_, max_seed_, static_cast<int64_t>(i), seeds[i]);
+  const auto pairs = seed_pairs(task_id_, max_seed_, seeds);
+  // Every env seeded: the envs are built with their seeds; some: built from entropy, those reseeded
+  // at their first reset.
+  std::vector<uint64_t> all;
+  if (pairs.size() == static_cast<size_t>(options.num_envs) && options.num_envs > 0) {
+    all.resize(pairs.size());
+    for (const auto& [env, seed] : pairs) all.at(static_cast<size_t>(env)) = seed;
+  }
   if (task->meta.images_at_start) load_render_images(task_id, task->meta.render_images);
   {
     nb::gil_scoped_release release;  // building envs can take long (Atari: ~85 ms each)
-    pool_ = std::make_unique<Pool>(*task, cfg, options, seeds);
+    pool_ = std::make_unique<Pool>(*task, cfg, options, all);
   }
+  if (all.empty())
+    for (const auto& [env, seed] : pairs) pool_->set_seed(env, seed);
   front_ = std::make_unique<CallFront>(*pool_);
   views_ = std::make_unique<BatchViews>(pool_->spaces(), pool_->options());
   frames_ = std::make_unique<Frames>(*pool_, task_id, task->meta.render_images);
@@ -251,7 +267,7 @@ void NativePool::send_unguarded(nb::handle actions, nb::handle env_id, bool part
 }
 
 void NativePool::queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, bool receive) {
-  for (auto [k, v] : seeds) check_seed(task_id_, max_seed_, nb::cast<int64_t>(k), nb::cast<uint64_t>(v));
+  const auto pairs = seed_pairs(task_id_, max_seed_, seeds);
   std::vector<int32_t> ids;
   std::vector<Command> cmds;
   const std::vector<bool> m = mask.is_none() ? std::vector<bool>{} : nb::cast<std::vector<bool>>(mask);
@@ -265,7 +281,7 @@ void NativePool::queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, 
     }
     finish_wait(r, "reset()");
   }
-  for (auto [k, v] : seeds) pool_->set_seed(nb::cast<int32_t>(k), nb::cast<uint64_t>(v));
+  for (const auto& [env, seed] : pairs) pool_->set_seed(env, seed);
   for (auto [name, per_env] : options)
     for (auto [k, v] : nb::cast<nb::dict>(per_env))
       pool_->set_reset_option(nb::cast<int32_t>(k), nb::cast<std::string>(name), nb::cast<std::vector<double>>(v));
@@ -449,9 +465,9 @@ void bind_native_pool(nb::module_& m) {
   m.attr("MAX_NUM_ENVS") = kMaxNumEnvs;
 
   nb::class_<NativePool>(m, "NativePool", "A pool of envs of one task on native threads.")
-      .def(nb::init<const std::string&, nb::dict, const PoolOptions&, std::vector<uint64_t>>(), nb::arg("task_id"),
+      .def(nb::init<const std::string&, nb::dict, const PoolOptions&, nb::dict>(), nb::arg("task_id"),
            nb::arg("config"), nb::arg("options"), nb::arg("seeds"),
-           "seeds: one per env, or empty for fresh OS entropy.")
+           "seeds: {env id: seed}, as reset() takes them; an env without one draws fresh OS entropy.")
       .def_prop_ro("spaces", &NativePool::spaces, nb::rv_policy::reference_internal)
       .def_prop_ro("options", &NativePool::options, nb::rv_policy::reference_internal)
       .def("send", &NativePool::send, nb::arg("actions").none(), nb::arg("env_id").none() = nb::none(), nb::kw_only(),

@@ -53,44 +53,39 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
     return mask
 
 
-def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
-    """int -> [seed + i]; sequence -> one per env; None -> None (fresh entropy)."""
+def env_seeds(seed: Any, num_envs: int, mask: np.ndarray | None = None) -> dict[int, int]:
+    """``seed=`` of a pool (``make``) and of ``reset`` in the one shape every backend takes, checked
+    once, here: ``{env id: seed}``. An int ``s`` seeds env ``i`` with ``s + i``; a sequence gives one
+    seed (or None) per env; an env without a seed draws fresh OS entropy (a new pool) or goes on
+    with its stream (a reset). Only the envs ``mask`` selects."""
     if seed is None:
-        return None
+        return {}
     if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-        seeds = [int(seed) + i for i in range(num_envs)]
+        seeds = {i: int(seed) + i for i in range(num_envs)}
     elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
         if len(seed) != num_envs:
             raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seed)}")
-        seeds = list(seed)
-        for s in seeds:
+        seeds = {}
+        for i, s in enumerate(seed):
+            if s is None:
+                continue
             if not isinstance(s, int | np.integer) or isinstance(s, bool):
-                raise TypeError(f"seeds must be ints, got {s!r}")
-        seeds = [int(s) for s in seeds]
+                raise TypeError(f"seeds must be ints (or None), got {s!r}")
+            seeds[i] = int(s)
     else:
         raise TypeError(f"seed must be an int, a sequence of num_envs ints or None, got {seed!r}")
-    for s in seeds:
+    for s in seeds.values():
         if not 0 <= s < 2**64:
             raise ValueError(f"seeds must be in [0, 2**64), got {s}")
-    return seeds
-
-
-def reset_seeds(seed: Any, num_envs: int, mask: np.ndarray | None = None) -> dict[int, int]:
-    """``reset(seed=)`` as {env id: seed}: an int seeds env i with ``seed + i``; a sequence gives
-    one seed (or None: not reseeded) per env; None reseeds nothing. Only envs ``mask`` selects."""
-    if seed is None:
-        return {}
-    if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
-        if len(seed) != num_envs:
-            raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seed)}")
-        pairs = [(i, s) for i, s in enumerate(seed) if s is not None]
-        resolved = resolve_seeds([s for _, s in pairs], len(pairs)) or []
-        seeds = {i: s for (i, _), s in zip(pairs, resolved, strict=True)}
-    else:
-        seeds = dict(enumerate(resolve_seeds(seed, num_envs) or []))
     if mask is not None:
         seeds = {i: s for i, s in seeds.items() if mask[i]}
     return seeds
+
+
+def seed_list(seeds: dict[int, int], ids: range) -> list[int | None]:
+    """``seeds`` of the envs ``ids`` as the public ``seed=`` sequence (None: not seeded), e.g. a
+    Ray shard's own pool's."""
+    return [seeds.get(i) for i in ids]
 
 
 def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray | None:

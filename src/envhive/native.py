@@ -38,7 +38,7 @@ class NativeBackend:
             max_episode_steps=spec.max_episode_steps,
             render=pool.render_mode is not None,
         )
-        self.pool = module.NativePool(spec.id, spec.config, options, pool.seeds or [])
+        self.pool = module.NativePool(spec.id, spec.config, options, pool.seeds)
         # The pool's own calls, bound: the facade reaches C++ with no Python frame of this class.
         self.step: Callable[..., Step] = self.pool.step
         self.send: Callable[..., None] = self.pool.send

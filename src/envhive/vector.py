@@ -23,7 +23,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive.backend import Backend, Capabilities, Step
-from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, reset_seeds
+from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, env_seeds
 from envhive.errors import MissingExtraError
 from envhive.leaves import text_leaves, with_text_decoded
 from envhive.native import NativeBackend
@@ -219,7 +219,7 @@ class HiveVectorEnv(VectorEnv):
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             mask = np.zeros(self._num_envs, dtype=bool)
             mask[check_env_ids(env_id, self._num_envs)] = True
-        obs, info = self.backend.reset(mask, reset_seeds(seed, self._num_envs, mask), task_options)
+        obs, info = self.backend.reset(mask, env_seeds(seed, self._num_envs, mask), task_options)
         return (with_text_decoded(obs, self._text) if self._text else obs), info
 
     def _step(self, actions: Any, env_id: Any, partial: bool) -> Step:
@@ -237,7 +237,7 @@ class HiveVectorEnv(VectorEnv):
 
     def _async_reset(self, seed: Any, reset_mask: Any) -> None:
         mask = None if reset_mask is None else check_reset_mask(reset_mask, self._num_envs)
-        self.backend.async_reset(mask, reset_seeds(seed, self._num_envs, mask), None)
+        self.backend.async_reset(mask, env_seeds(seed, self._num_envs, mask), None)
 
     def _render(self, env_ids: Any) -> tuple[np.ndarray, ...] | None:
         if self.render_mode is None:

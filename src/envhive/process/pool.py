@@ -14,7 +14,7 @@ import multiprocessing
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -58,7 +58,7 @@ class ProcessPool:
         start_method: str | None = None,
         spin_us: float = 200.0,
         info_bytes: int = 256,
-        seeds: Sequence[int | None] | None = None,
+        seeds: dict[int, int] | None = None,
         restart_workers: bool = False,
         affinity_offset: int = -1,
     ) -> None:
@@ -67,7 +67,7 @@ class ProcessPool:
         self.num_envs = num_envs
         self.restart_workers = restart_workers
         self.spin_s = max(0.0, spin_us) * 1e-6
-        self.seeds: list[int | None] = list(seeds) if seeds is not None else [None] * num_envs
+        self.seeds: list[int | None] = [(seeds or {}).get(i) for i in range(num_envs)]  # None: OS entropy
         settings = worker_module.Settings(autoreset, self.spin_s, info_bytes)
         self.launcher = Launcher(context, Shipped(factory, self.start_method), self.seeds, settings, affinity_offset)
         self.res = Resources()

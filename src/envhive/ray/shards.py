@@ -23,6 +23,7 @@ from gymnasium.vector import AutoresetMode
 
 from envhive.backend import Step
 from envhive.call_rules import failure_message, message
+from envhive.checks import seed_list
 from envhive.errors import EnvError
 from envhive.leaves import rows
 from envhive.ray.shard import ShardLayout, incarnation_seeds, release_actors
@@ -73,7 +74,7 @@ class Shards:
         actor_class: Any,
         start_args: tuple[Any, ...],
         kwargs: dict[str, Any],
-        seeds: list[int] | None,
+        seeds: dict[int, int],
         autoreset_mode: AutoresetMode,
         *,
         max_restarts: int,
@@ -96,7 +97,7 @@ class Shards:
 
     # ------------------------------------------------------------------ actors
     def start(self, shard: Shard) -> None:
-        base = None if self.seeds is None else self.seeds[shard.ids.start : shard.ids.stop]
+        base = seed_list(self.seeds, shard.ids) if self.seeds else None
         shard.actor = self.actor_class.remote(
             *self.start_args, len(shard.ids), incarnation_seeds(base, shard.incarnation), shard.ids.start, **self.kwargs
         )

@@ -292,8 +292,8 @@ class AutoresetRules(ContractBase):
             a, b = nxt.step(actions), same.step(actions)
             assert a[4]["elapsed_step"].max() <= EPISODE  # the pool's time limit holds
             done = a[2] | a[3]
-            for k in (1, 2, 3):
-                np.testing.assert_array_equal(a[k][running], b[k][running], err_msg=f"step {t}")
+            for x, y in ((a[1], b[1]), (a[2], b[2]), (a[3], b[3])):  # rewards and flags
+                np.testing.assert_array_equal(x[running], y[running], err_msg=f"step {t}")
             ended = done & running
             final_mask = b[4].get("_final_obs", np.zeros(n, dtype=bool))
             np.testing.assert_array_equal(final_mask[running], ended[running], err_msg=f"step {t}: _final_obs")
@@ -319,7 +319,7 @@ class AutoresetRules(ContractBase):
                 assert not (reset[2] | reset[3])[ended].any()
                 np.testing.assert_array_equal(reset[4]["elapsed_step"][ended], 0)
                 if self.deterministic:
-                    for i in np.flatnonzero(ended):
+                    for i in np.flatnonzero(ended).tolist():
                         assert_same(row(reset[0], i), row(b[0], i), f"env {i}'s reset")
                 running &= ~ended
             if not running.any():
@@ -378,6 +378,8 @@ class SeedingRules(ContractBase):
         assert_same(row(nine, 0), row(nine, 2), "two envs seeded 9")
         obs, _ = other.reset(seed=[None, 9, None])  # only env 1 is reseeded
         assert_same(row(obs, 1), row(nine, 1), "env 1 reseeded with 9")
+        some = self.pool(3, seed=[None, 9, None]).reset()[0]  # a pool seeded in part: the others draw entropy
+        assert_same(row(some, 1), row(nine, 1), "env 1 of a pool made with seed=[None, 9, None]")
 
     def test_bad_seeds_are_refused(self) -> None:
         pool = self.pool(3)
@@ -386,7 +388,7 @@ class SeedingRules(ContractBase):
         with pytest.raises(ValueError, match=re.escape("seeds must be in [0, 2**64)")):
             pool.reset(seed=-1)
         with pytest.raises(TypeError, match="seed"):
-            pool.reset(seed="x")
+            pool.reset(seed="x")  # type: ignore[arg-type]
 
 
 class ErrorRules(ContractBase):
