@@ -84,7 +84,8 @@ CallFront::CallFront(Pool& pool)
 
 const std::vector<int32_t>& CallFront::awaiting_all() {
   for (int32_t id : all_ids_)
-    if (pool_.in_flight(id)) throw std::invalid_argument(call_message(Msg::kInFlightAll, {{"env", std::to_string(id)}}));
+    if (pool_.in_flight(id))
+      throw std::invalid_argument(call_message(Msg::kInFlightAll, {{"env", std::to_string(id)}}));
   return all_ids_;
 }
 
@@ -116,7 +117,8 @@ void CallFront::check_action_values(const std::byte* rows, const std::vector<int
     for (size_t i = 0; i < n * per; ++i)
       if (!std::isfinite(v[i]))
         throw std::invalid_argument(call_message(
-            Msg::kActionNotFinite, {{"env", std::to_string(ids[i / per])}, {"value", text(static_cast<double>(v[i]))}}));
+            Msg::kActionNotFinite,
+            {{"env", std::to_string(ids[i / per])}, {"value", text(static_cast<double>(v[i]))}}));
   };
   if (act.dtype == DType::kFloat32)
     check(reinterpret_cast<const float*>(rows));
@@ -146,8 +148,9 @@ void CallFront::check_steppable(const std::vector<int32_t>& ids, bool held) cons
 
 void CallFront::check_can_receive() const {
   if (pool_.outstanding() < pool_.options().batch_size)
-    throw std::invalid_argument(call_message(Msg::kRecvForever, {{"in_flight", std::to_string(pool_.outstanding())},
-                                                                  {"batch_size", std::to_string(pool_.options().batch_size)}}));
+    throw std::invalid_argument(call_message(Msg::kRecvForever,
+                                             {{"in_flight", std::to_string(pool_.outstanding())},
+                                              {"batch_size", std::to_string(pool_.options().batch_size)}}));
 }
 
 void CallFront::convert_raw_actions(const EnvhiveBuffer& a, size_t n, std::vector<std::byte>& rows) const {
@@ -218,24 +221,28 @@ void CallFront::plan_reset(const std::vector<bool>* mask_or_all, bool receive, s
       ids.push_back(i);
       cmds.push_back(Command::kReset);
     } else if (pool_.sync()) {
-      if (!pool_.was_reset(i)) throw ResetNeededError(call_message(Msg::kPartialResetSync, {{"env", std::to_string(i)}}));
+      if (!pool_.was_reset(i))
+        throw ResetNeededError(call_message(Msg::kPartialResetSync, {{"env", std::to_string(i)}}));
       ids.push_back(i);
       cmds.push_back(Command::kEmit);
     }
   }
   if (pool_.sync()) return;  // a sync pool drains what is in flight first
   for (int32_t id : ids)
-    if (pool_.in_flight(id)) throw std::invalid_argument(call_message(Msg::kResetInFlight, {{"env", std::to_string(id)}}));
+    if (pool_.in_flight(id))
+      throw std::invalid_argument(call_message(Msg::kResetInFlight, {{"env", std::to_string(id)}}));
   // reset() returns (obs, info) of the next batch: a step result in it would lose its reward and flags.
   if (receive && pool_.steps_in_flight() > 0)
-    throw std::invalid_argument(call_message(Msg::kResetDropsSteps, {{"steps", std::to_string(pool_.steps_in_flight())}}));
+    throw std::invalid_argument(
+        call_message(Msg::kResetDropsSteps, {{"steps", std::to_string(pool_.steps_in_flight())}}));
 }
 
 void CallFront::check_reset_fills(size_t count, bool receive) const {
   if (receive && pool_.outstanding() + static_cast<int>(count) < pool_.options().batch_size)
-    throw std::invalid_argument(call_message(Msg::kResetCannotFill, {{"count", std::to_string(count)},
-                                                                      {"batch_size", std::to_string(pool_.options().batch_size)},
-                                                                      {"others", std::to_string(pool_.outstanding())}}));
+    throw std::invalid_argument(call_message(Msg::kResetCannotFill,
+                                             {{"count", std::to_string(count)},
+                                              {"batch_size", std::to_string(pool_.options().batch_size)},
+                                              {"others", std::to_string(pool_.outstanding())}}));
 }
 
 std::vector<int32_t> CallFront::check_render_ids(const int64_t* v, size_t m) {
@@ -244,11 +251,12 @@ std::vector<int32_t> CallFront::check_render_ids(const int64_t* v, size_t m) {
   ++stamp_value_;
   for (size_t i = 0; i < m; ++i) {
     if (v[i] < 0 || v[i] >= n)
-      throw std::invalid_argument(
-          call_message(Msg::kEnvIdRange, {{"what", "env_ids"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
+      throw std::invalid_argument(call_message(
+          Msg::kEnvIdRange, {{"what", "env_ids"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
     const auto id = static_cast<int32_t>(v[i]);
     if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-      throw std::invalid_argument(call_message(Msg::kEnvIdTwice, {{"what", "env_ids"}, {"env", std::to_string(id)}, {"call", "render()"}}));
+      throw std::invalid_argument(
+          call_message(Msg::kEnvIdTwice, {{"what", "env_ids"}, {"env", std::to_string(id)}, {"call", "render()"}}));
     stamp_[static_cast<size_t>(id)] = stamp_value_;
     ids.push_back(id);
   }
@@ -274,7 +282,8 @@ void CallFront::check_drawable(const std::vector<int32_t>& ids) const {
   }
   if (pool_.never_reset() > 0)
     for (int32_t id : ids)
-      if (!pool_.was_reset(id)) throw ResetNeededError(call_message(Msg::kRenderNeverReset, {{"env", std::to_string(id)}}));
+      if (!pool_.was_reset(id))
+        throw ResetNeededError(call_message(Msg::kRenderNeverReset, {{"env", std::to_string(id)}}));
 }
 
 std::string CallFront::failure_message(const std::vector<EnvFailure>& failures) const {

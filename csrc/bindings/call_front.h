@@ -124,11 +124,12 @@ const std::vector<int32_t>& CallFront::check_ids(const T* v, size_t m) {
   ++stamp_value_;
   for (size_t i = 0; i < m; ++i) {
     if (v[i] < 0 || v[i] >= n)
-      throw std::invalid_argument(
-          call_message(Msg::kEnvIdRange, {{"what", "env_id"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
+      throw std::invalid_argument(call_message(
+          Msg::kEnvIdRange, {{"what", "env_id"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
     const auto id = static_cast<int32_t>(v[i]);
     if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-      throw std::invalid_argument(call_message(Msg::kEnvIdTwice, {{"what", "env_id"}, {"env", std::to_string(id)}, {"call", "send()"}}));
+      throw std::invalid_argument(
+          call_message(Msg::kEnvIdTwice, {{"what", "env_id"}, {"env", std::to_string(id)}, {"call", "send()"}}));
     stamp_[static_cast<size_t>(id)] = stamp_value_;
     if (pool_.in_flight(id)) throw std::invalid_argument(call_message(Msg::kInFlight, {{"env", std::to_string(id)}}));
     ids_[i] = id;

@@ -37,7 +37,8 @@ nb::object id_array(nb::handle env_id, const char* what) {
   auto* a = reinterpret_cast<PyArrayObject*>(arr);
   if (PyArray_NDIM(a) > 1) throw nb::value_error(call_message(Msg::kEnvIdForm, {{"what", what}}).c_str());
   if (PyArray_SIZE(a) > 0 && (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a)))
-    throw nb::type_error(call_message(Msg::kEnvIdIntegers, {{"what", what}, {"got", ", got dtype " + dtype_text(a)}}).c_str());
+    throw nb::type_error(
+        call_message(Msg::kEnvIdIntegers, {{"what", what}, {"got", ", got dtype " + dtype_text(a)}}).c_str());
   PyObject* conv = PyArray_FromAny(arr, PyArray_DescrFromType(NPY_INT64), 0, 1,
                                    NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST, nullptr);
   if (!conv) throw nb::python_error();
@@ -352,7 +353,8 @@ nb::object NativePool::convert_actions(nb::handle actions, const std::vector<int
   }
   if (discrete) {
     if (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a))
-      throw nb::type_error(call_message(Msg::kActionIntegers, {{"space", "Discrete"}, {"dtype", dtype_text(a)}}).c_str());
+      throw nb::type_error(
+          call_message(Msg::kActionIntegers, {{"space", "Discrete"}, {"dtype", dtype_text(a)}}).c_str());
   } else if (!(PyArray_ISFLOAT(a) || PyArray_ISINTEGER(a)) || PyArray_ISBOOL(a)) {
     throw nb::type_error(call_message(Msg::kActionReals, {{"dtype", dtype_text(a)}}).c_str());
   }
