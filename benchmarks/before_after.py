@@ -121,17 +121,20 @@ def main() -> int:
                 if rate is not None:
                     samples[case][name].append(rate)
                 print(f"repeat {r + 1}/{args.repeats} {case:12s} {name:6s} {rate or 0:14,.0f} steps/s", file=sys.stderr)
-    print("| case | before (steps/s) | after (steps/s) | after / before | runs |")
-    print("|---|---:|---:|---:|---:|")
+    print("| case | before (steps/s) | after (steps/s) | after / before (medians) | paired ratio | runs |")
+    print("|---|---:|---:|---:|---:|---:|")
     for case in cases:
         b, a = samples[case]["before"], samples[case]["after"]
         if not a or not b:
             shown = [f"{statistics.median(x):,.0f}" if x else "failed" for x in (b, a)]
-            print(f"| {case} | {shown[0]} | {shown[1]} | - | - |")
+            print(f"| {case} | {shown[0]} | {shown[1]} | - | - | - |")
             continue
         mb, ma = statistics.median(b), statistics.median(a)
-        spread = f"{min(a) / max(b):.2f}..{max(a) / min(b):.2f}"
-        print(f"| {case} | {mb:,.0f} | {ma:,.0f} | {ma / mb:.3f} (range {spread}) | {len(b)}+{len(a)} |")
+        # Each repeat's two runs are next to each other in time: their ratio sees the same load.
+        pairs = sorted(x / y for x, y in zip(a, b, strict=False))
+        low, high = pairs[len(pairs) // 4], pairs[(3 * len(pairs)) // 4]
+        paired = f"{statistics.median(pairs):.3f} (IQR {low:.2f}..{high:.2f})"
+        print(f"| {case} | {mb:,.0f} | {ma:,.0f} | {ma / mb:.3f} | {paired} | {len(b)}+{len(a)} |")
     print(
         f"\nload average (1 min) during the run: min {min(loads):.1f}, median {statistics.median(loads):.1f}, "
         f"max {max(loads):.1f}; {os.cpu_count()} cores"
