@@ -59,17 +59,8 @@ if importlib.util.find_spec("ray") is not None:
 
         def make_failure(self, autoreset_mode: str) -> Failure:
             # Dummy-v0's fail_env is a shard's local id: local env 0 of both shards, global 0 and 2.
-            pool = RayVectorEnv(
-                "Dummy-v0",
-                4,
-                2,
-                seed=0,
-                num_cpus_per_shard=0,
-                fail_env=0,
-                fail_step=2,
-                episode_length=0,
-                autoreset_mode=autoreset_mode,
-            )
+            failing = {"fail_env": 0, "fail_step": 2, "episode_length": 0, "autoreset_mode": autoreset_mode}
+            pool = RayVectorEnv("Dummy-v0", 4, 2, seed=0, num_cpus_per_shard=0, **failing)
             return Failure(pool, two_steps, [0, 2], says="Dummy-v0 failure injected at step 2")
 
 
