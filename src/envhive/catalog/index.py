@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
+from envhive.call_rules import TEMPLATES
 from envhive.catalog.builds import BuildCheck, import_family, refusal, register_families
 from envhive.catalog.families import FamilyModule, rebuild_command
 from envhive.catalog.manifests import module_path, other_builds, package_folder, read_manifest, tasks_of
@@ -150,6 +151,7 @@ class Catalog:
                     pool_busy=PoolBusyError,
                     render_error=RenderError,
                 )
+                module.set_call_messages(list(TEMPLATES.items()))  # the call rules' messages (envhive.call_rules)
                 module.set_image_reader(read_render_image)  # render images (PNGs, pygame's font), read on first use
                 register_families(family, module)  # its tasks, each family with its data
             except ImportError as e:

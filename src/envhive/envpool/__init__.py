@@ -27,7 +27,6 @@ from envhive.envpool.dm import dm_env_pool_class
 from envhive.envpool.errors import EnvPoolArgumentError, EnvPoolUnknownTaskError
 from envhive.envpool.kwargs import RENDER_KWARGS, check_render, list_all_envs
 from envhive.envpool.spec import ArraySpec, EnvSpec, make_spec, spec_of
-from envhive.vector import HiveVectorEnv
 
 # The EnvPool release whose API this module follows (envhive's own version: envhive.__version__).
 __version__ = "1.2.5"
