@@ -9,7 +9,7 @@ ADAPTERS := sb3,rl-games,torchrl,acme,tianshou,skrl
 # dependencies, which the [acme] extra provides (docs/integrations.md).
 ACME := "dm-acme==0.4.0"
 # dm-control 1.0.52 declares mujoco >= 4.0.1; it runs on envhive's mujoco 4.0.0 and is installed without its
-# dependencies, which the [dmc] extra provides (src/envhive/dmc_assets.py).
+# dependencies, which the [dmc] extra provides (src/envhive/families/dmc.py).
 DM_CONTROL := "dm-control==1.0.52"
 # ray[rllib] 2.60 pins gymnasium==1.2.2, the lower end of envhive's Gymnasium range: RLlib and the
 # suite at that end run in a second venv, with envhive installed as a wheel built from build/.
