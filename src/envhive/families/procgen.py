@@ -3,7 +3,7 @@ Benchmark on the official procgen 0.10.7 engine.
 
 The games run on the official procgen 0.10.7 engine: the ``libenv.so`` of its Linux x86_64 wheel
 (Qt linked in statically, LGPL-3.0) and the wheel's assets. envhive never ships that library; it is
-unpacked into a cache (the build's, filled at configure time by ``csrc/envs/procgen/procgen.cmake``,
+unpacked into a cache (the build's, filled at configure time by ``csrc/envs/procgen/engine.cmake``,
 else the user's, filled here on first use with the same pip command and the same pinned hash) and
 loaded by the module with ``dlopen(RTLD_LOCAL)``. Linux x86_64 only: the only platform the wheel
 has. The library needs the system's glib (``libglib2.0-0``; ``make install`` adds it).
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import os
 import platform
-from pathlib import Path
-
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -174,7 +173,9 @@ def translate_envpool(
     if isinstance(name, bytes):
         name = name.decode()
     if name != game:
-        raise EnvPoolArgumentError(f"{envpool_id} plays procgen's {game!r}; env_name={name!r} names another game (its own id)")
+        raise EnvPoolArgumentError(
+            f"{envpool_id} plays procgen's {game!r}; env_name={name!r} names another game (its own id)"
+        )
     dist = kwargs.pop("distribution_mode", mode)
     if isinstance(dist, int) and not isinstance(dist, bool):
         names = {code: m for m, code in MODE_CODES.items()}
@@ -182,7 +183,9 @@ def translate_envpool(
             raise EnvPoolArgumentError(f"distribution_mode={dist}: EnvPool's values are {sorted(names)} ({names})")
         dist = names[dist]
     if not isinstance(dist, str) or dist not in MODE_CODES:
-        raise EnvPoolArgumentError(f"distribution_mode={dist!r}: one of {sorted(MODE_CODES)} or EnvPool's numbers for them")
+        raise EnvPoolArgumentError(
+            f"distribution_mode={dist!r}: one of {sorted(MODE_CODES)} or EnvPool's numbers for them"
+        )
     kwargs["distribution_mode"] = dist
     kwargs.setdefault("channel_first", True)
     easy_jump = kwargs.pop("use_easy_jump", False)

@@ -4,18 +4,16 @@ EnvPool 1.2.5's 21 ViZDoom ids run on the ``vizdoom`` wheel (``envhive[vizdoom]`
 its C++ client, compiled into the wheel's extension and driven by the module from the pool's
 threads, its engine binary and IWAD (freedoom2.wad) and its scenarios; EnvPool's four maps of its
 own (D1_basic, D2_navigation, D3_battle, D4_battle2) come from the ``envpool-assets`` wheel, fetched
-on first use into a cache (envhive.families.wheel_cache). Also here: the ids, and EnvPool's kwargs
+on first use into a cache (envhive.families._wheel_cache). Also here: the ids, and EnvPool's kwargs
 in envhive's form.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
-from typing import Any
-
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from envhive.errors import MissingExtraError
 from envhive.families import _wheel_cache as wheel_cache
