@@ -8,6 +8,7 @@ import pytest
 
 import envhive
 import envhive.envpool as envpool
+from envhive.cli import main
 
 BAD = [
     ({"img_height": 0}, ValueError, "img_height must be in"),
@@ -33,9 +34,14 @@ def test_bad_kwargs(kwargs, error, match):
         env.reset(seed=0)
 
 
-def test_custom_needs_a_cfg():
+def test_custom_needs_a_cfg(capsys):
     with pytest.raises(ValueError, match="needs cfg_path"):
         envhive.make("VizdoomCustom-v1", num_envs=1)
+    # `envhive info` says so in place of its spaces (they are the cfg's buttons and screen)
+    assert main(["info", "VizdoomCustom-v1"]) == 0
+    out = capsys.readouterr().out
+    assert "observation_space  (depends on the kwargs: VizdoomCustom-v1 needs cfg_path" in out
+    assert "cfg_path" in out.split("kwargs", 2)[-1]
 
 
 def test_seeds_and_actions():
