@@ -16,6 +16,7 @@
 
 #include "../../core/loop_bench.h"
 #include "engine_instance.h"
+#include "engine_library.h"
 #include "procgen.h"
 
 namespace {
