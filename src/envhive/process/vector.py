@@ -20,11 +20,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envhive.catalog import TaskInfo
-from envhive.checks import AUTORESET_NAMES
 from envhive.process.backend import ProcessBackend
 from envhive.process.factory import CallableFactory, GymnasiumFactory
 from envhive.process.pool import ProcessPool
-from envhive.process.protocol import AUTORESET_CODES
 from envhive.registry import DEFAULT_SEED, TaskSpec, resolve_pool
 from envhive.vector import HiveVectorEnv
 
@@ -138,7 +136,6 @@ def ProcessVectorEnv(  # noqa: N802 - a constructor by name: it builds the env, 
         # Workers that cover every core: one (or as many as there are) per core. Left to the
         # scheduler, two of them often share a core while the parent spins alone on another.
         affinity_offset = max(affinity_offset, 0)
-    mode = pool_config.autoreset_mode
     env_name = env if isinstance(env, str) else getattr(env, "__qualname__", repr(env))
     factory = env_factory(env, env_kwargs, max_episode_steps, render_mode)
     if max_episode_steps is None and isinstance(factory, GymnasiumFactory):
@@ -147,7 +144,7 @@ def ProcessVectorEnv(  # noqa: N802 - a constructor by name: it builds the env, 
         factory,
         pool_config.num_envs,
         pool_config.num_threads,
-        AUTORESET_CODES[AUTORESET_NAMES[mode]],
+        pool_config.autoreset_mode,
         start_method=start_method,
         spin_us=float(spin_us),
         info_bytes=info_bytes,
