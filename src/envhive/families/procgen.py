@@ -192,12 +192,6 @@ def translate_envpool(
     if not isinstance(easy_jump, bool):
         raise TypeError(f"use_easy_jump must be a bool, got {easy_jump!r}")
     # use_easy_jump: procgen reads it in coinrun_old only, none of the 16 games: it changes nothing.
-    for size in ("width", "height"):
-        if size in kwargs:
-            raise EnvPoolArgumentError(
-                f"{envpool_id}: render_{size}: envhive's Procgen frame is the engine's own 512x512 "
-                "(EnvPool's is its 64x64 observation, resized); resize the frames render() returns"
-            )
     # EnvPool's Config entries where they are not envhive's kwargs (the others are, by name and value).
     view.update(env_name=game, channel_first=kwargs["channel_first"], use_easy_jump=easy_jump)
 

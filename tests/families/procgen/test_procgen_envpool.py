@@ -66,8 +66,13 @@ def test_envpool_kwargs():
         envpool.make_spec("CoinrunHard-v0", distribution_mode=3)
     with pytest.raises(AssertionError, match="no 'memory'"):  # EnvPool asserts: also an AssertionError
         envpool.make_spec("CoinrunHard-v0", distribution_mode=10)
-    with pytest.raises(AssertionError, match="512x512"):
+    # the frame is the engine's own 512x512 (EnvPool's is its 64x64 observation, resized): that size only
+    with pytest.raises(AssertionError, match=r"render_width=64: .*\(512 x 512, width x height\)"):
         envpool.make_gymnasium("CoinrunHard-v0", render_mode="rgb_array", render_width=64, render_height=64)
+    env = envpool.make_gymnasium("CoinrunHard-v0", render_mode="rgb_array", render_width=512, render_height=512)
+    env.reset()
+    assert env.render().shape[-3:] == (512, 512, 3)
+    env.close()
 
 
 def test_render_is_the_512_frame():
