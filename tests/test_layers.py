@@ -70,6 +70,9 @@ MEASURED_ENGINE = "a measured engine is imported only in its own worker process"
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
+    ("envhive.testing", "envhive.testing.contract"): (
+        "PoolContract is a pytest class: the lock-step harness beside it works without pytest"
+    ),
     ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.envpool.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",

@@ -526,3 +526,24 @@ def test_workers_that_cover_every_core_are_pinned_one_per_core_by_default() -> N
         envhive.make(make_faulty, num_envs=2, pin_workers=False, thread_affinity_offset=1)
     with pytest.raises(TypeError, match="pin_workers must be a bool or None"):
         envhive.make(make_faulty, num_envs=2, pin_workers=1)
+
+
+def test_a_forked_process_never_runs_the_parents_cleanup() -> None:
+    """A process forked while a pool is open (a later pool's worker, a user's os.fork) inherits the
+    pool's finalizer: running it there must neither touch the parent's workers (ask them to close,
+    test them with multiprocessing's is_alive, which only a parent may) nor raise."""
+    env = envhive.make("CartPole-v1", backend="process", num_envs=2, num_workers=2, seed=0)
+    env.reset()
+    pid = os.fork()
+    if pid == 0:  # the child: run the inherited cleanup as garbage collection or exit would
+        code = 0
+        try:
+            env.backend.pool.res.shutdown()
+        except BaseException:
+            code = 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the parent's cleanup raised in the forked child"
+    for _ in range(3):  # the parent's workers were not asked to close
+        env.step(np.zeros(2, np.int64))
+    env.close()

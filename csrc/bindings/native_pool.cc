@@ -282,11 +282,13 @@ void NativePool::queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, 
     }
     finish_wait(r, "reset()");
   }
+  // Refused before anything is stored: a reset that cannot fill a batch leaves no seed or option
+  // behind for the env's next reset.
+  front_->check_reset_fills(ids.size(), receive);
   for (const auto& [env, seed] : pairs) pool_->set_seed(env, seed);
   for (auto [name, per_env] : options)
     for (auto [k, v] : nb::cast<nb::dict>(per_env))
       pool_->set_reset_option(nb::cast<int32_t>(k), nb::cast<std::string>(name), nb::cast<std::vector<double>>(v));
-  front_->check_reset_fills(ids.size(), receive);
   pool_->dispatch(ids.data(), ids.size(), cmds.data(), cmds.size(), nullptr);
 }
 

@@ -26,7 +26,7 @@ from envhive.backend import Backend, Capabilities, Step
 from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, env_seeds
 from envhive.errors import MissingExtraError
 from envhive.families import task_methods
-from envhive.leaves import text_leaves, with_text_decoded
+from envhive.leaves import text_leaves, with_final_text_decoded, with_text_decoded
 from envhive.native import NativeBackend
 from envhive.registry import PoolConfig, TaskSpec, make_spec
 
@@ -325,6 +325,8 @@ class HiveVectorEnv(VectorEnv):
         if not self._text:
             return out
         obs, reward, terminated, truncated, info = out
+        if "final_obs" in info:  # SAME_STEP: the ended episodes' last observations, one type per key
+            info = {**info, "final_obs": with_final_text_decoded(info["final_obs"], self._text)}
         return with_text_decoded(obs, self._text), reward, terminated, truncated, info
 
     def _split_options(self, options: dict[str, Any] | None) -> tuple[np.ndarray | None, dict[str, Any] | None]:

@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from envhive import catalog, families
 from envhive.catalog import TaskInfo
 from envhive.process.backend import ProcessBackend
 from envhive.process.factory import CallableFactory, GymnasiumFactory
@@ -43,6 +44,16 @@ START_METHODS = ("fork", "forkserver", "spawn")
 NATIVE_ONLY = ("num_threads",)
 
 
+def own_time_limit(task_id: str) -> str | None:
+    """The constructor kwarg of ``task_id``'s reference that is its own episode limit, where envhive
+    runs the task with that limit natively (minigrid's ``max_steps``; ``Family.time_limit_kwarg``)."""
+    info = catalog.find(task_id)
+    if info is None or not info.task_time_limit:
+        return None
+    family = families.by_task_family().get(info.family)
+    return None if family is None else family.time_limit_kwarg
+
+
 def env_factory(
     env: str | Callable[..., Any], kwargs: dict[str, Any], max_episode_steps: int | None, render_mode: str | None
 ) -> GymnasiumFactory | CallableFactory:
@@ -56,7 +67,7 @@ def env_factory(
         spec = gymnasium.spec(name if sep else env)
         make_kwargs = dict(kwargs)
         if max_episode_steps is not None:
-            make_kwargs["max_episode_steps"] = max_episode_steps
+            make_kwargs[own_time_limit(spec.id) or "max_episode_steps"] = max_episode_steps
         if render_mode is not None:
             make_kwargs["render_mode"] = render_mode
         return GymnasiumFactory(spec, make_kwargs)

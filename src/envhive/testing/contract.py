@@ -116,6 +116,11 @@ def row(obs: Any, i: int) -> Any:
     return obs[i]
 
 
+def by_env(obs: Any, info: dict[str, Any]) -> dict[int, Any]:
+    """A batch's rows by env id (an async batch comes in the order its envs were ready)."""
+    return {int(env): row(obs, k) for k, env in enumerate(info["env_id"])}
+
+
 class ContractBase:
     """How the tests make pools and actions; a subclass gives ``task`` / ``kwargs`` or
     :meth:`make_pool`, and may give :meth:`make_failure`."""
@@ -248,14 +253,22 @@ class StateRules(ContractBase):
         assert rows == {**dict.fromkeys(first.tolist(), 1), **dict.fromkeys(second.tolist(), 0)}
 
     def test_a_reset_that_cannot_fill_a_batch_is_refused(self) -> None:
-        pool = self.pool(batch_size=2)
-        pool.async_reset()
-        pool.recv()
-        pool.recv()
+        pool, twin = self.pool(batch_size=2), self.pool(batch_size=2)
+        for p in (pool, twin):
+            p.async_reset()
+            p.recv()
+            p.recv()
         mask = np.array([False, False, False, True])
-        error = no_hang(lambda: pool.reset(options={"reset_mask": mask}))
+        error = no_hang(lambda: pool.reset(seed=123, options={"reset_mask": mask}))
         assert isinstance(error, ValueError)
         assert str(error) == message("reset_cannot_fill", count=1, batch_size=2, others=0)
+        if not self.deterministic:
+            return
+        # The refused reset stored nothing: env 3's next (unseeded) reset is the twin's, which was
+        # never asked for seed 123.
+        both = np.array([False, False, True, True])
+        got, expected = (by_env(*p.reset(options={"reset_mask": both})) for p in (pool, twin))
+        assert_same(got[3], expected[3], "env 3 reset after a refused reset(seed=123)")
 
     def test_a_closed_pool_refuses_every_call(self) -> None:
         pool = self.pool(batch_size=2)
