@@ -80,17 +80,18 @@ install: $(VENV)/.installed gl-deps
 # Headless GL for MuJoCo's render_mode="rgb_array": EGL with Mesa's software renderer (llvmpipe).
 # envhive links no GL (the first MuJoCo frame dlopens libEGL, else libOSMesa), so it builds and
 # imports without these; rendering then raises envhive.RenderError naming them. A no-op when present
-# (or off Debian/Ubuntu, where it says what to install); pip install never runs it.
-GL_PACKAGES := libegl1 libegl-mesa0 libgl1-mesa-dri
+# (or off Debian/Ubuntu, where it says what to install); pip install never runs it. Also glib, which
+# the official Procgen engine (envhive._procgen, dlopen'ed) links.
+GL_PACKAGES := libegl1 libegl-mesa0 libgl1-mesa-dri libglib2.0-0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 gl-deps:
 	@missing=$$(for p in $(GL_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get > /dev/null; then \
-	    echo "envhive: installing headless GL for MuJoCo rendering: $$missing"; \
+	    echo "envhive: installing headless GL for MuJoCo rendering and glib for Procgen: $$missing"; \
 	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	  else \
-	    echo "envhive: MuJoCo rendering needs EGL with Mesa (Debian/Ubuntu packages: $$missing); install them with your package manager" >&2; \
+	    echo "envhive: MuJoCo rendering needs EGL with Mesa, Procgen glib (Debian/Ubuntu packages: $$missing); install them with your package manager" >&2; \
 	  fi; \
 	fi
 

@@ -53,8 +53,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _info_dict(info: catalog.TaskInfo) -> dict[str, Any]:
     spaces = info.default_spaces
     if spaces is None:  # no manifest: only the task itself knows (this loads its module)
-        spec = registry.make_spec(info.id)
-        obs, act = str(spec.observation_space), str(spec.action_space)
+        try:
+            spec = registry.make_spec(info.id)
+            obs, act = str(spec.observation_space), str(spec.action_space)
+        except ValueError as e:  # spaces that need a kwarg (VizdoomCustom-v1's cfg_path)
+            obs = act = f"(depends on the kwargs: {e})"
     else:
         obs, act = str(to_gym_space(spaces.observation)), str(to_gym_space(spaces.action))
     return {

@@ -22,7 +22,7 @@ def builtin() -> tuple[Family, ...]:
     """Every built-in family's descriptor, by name."""
     found = []
     for entry in sorted(pkgutil.iter_modules(__path__), key=lambda e: e.name):
-        if entry.name == "base":
+        if entry.name == "base" or entry.name.startswith("_"):  # _wheel_cache: a helper, not a family
             continue
         module = importlib.import_module(f"{__name__}.{entry.name}")
         family = getattr(module, "FAMILY", None)
