@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "envhive.sdk": 0,
     "envhive.images": 0,
     "envhive.catalog": 1,
+    "envhive.families": 1,
     "envhive.authoring": 2,
     "envhive.registry": 3,
     "envhive.backend": 3,

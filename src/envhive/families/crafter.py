@@ -63,3 +63,25 @@ def check_rules(numbers: Sequence[tuple[str, float]]) -> None:
         raise ImportError(
             f"envhive._crafter was built for crafter {VERSION}'s rules; the installed crafter differs: " + "; ".join(wrong)
         )
+
+
+def bench_single(task: str, seed: int) -> tuple[Any, Any]:
+    """crafter's own loop for ``envhive bench --compare crafter-single``: one crafter.Env stepped
+    with random actions in Python, reset when its episode ends. Returns (advance(n), close)."""
+    import crafter
+
+    env = crafter.Env(seed=seed, reward=task == "CrafterReward-v1")
+    env.reset()
+    actions = np.random.default_rng(seed).integers(0, 17, size=4096).tolist()
+    state = {"i": 0}
+
+    def advance(n: int) -> None:
+        i = state["i"]
+        for _ in range(n):
+            _, _, done, _ = env.step(actions[i % 4096])
+            i += 1
+            if done:
+                env.reset()
+        state["i"] = i
+
+    return advance, lambda: None

@@ -89,6 +89,17 @@ class Reference:
         return np.stack(obs), np.array(rewards), np.array(dones), infos
 
 
+# Random actions that live long enough to see the night: mostly "do" (drink, eat, fight, gather)
+# and sleep, fewer moves, a few placements and crafts.
+SURVIVOR = np.array([1, 1, 1, 1, 1, 6, 3, 0.5, 0.5, 0.5, 0.5, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4])
+SURVIVOR = SURVIVOR / SURVIVOR.sum()
+
+
+def survivor(rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` actions drawn with the SURVIVOR weights."""
+    return rng.choice(17, size=n, p=SURVIVOR)
+
+
 def lockstep(
     task: str,
     n: int,
@@ -109,7 +120,7 @@ def lockstep(
             ref_obs = ref.reset()
             obs, _ = ours.reset(seed=seed)
             np.testing.assert_array_equal(obs, ref_obs, err_msg="reset observation")
-            ends = 0
+            ends = night = asleep = 0
             unlocked: set[str] = set()
             for t in range(steps):
                 actions = policy(rng, n) if policy else rng.integers(0, 17, size=n)
@@ -133,6 +144,8 @@ def lockstep(
                     assert info["player_pos"][i].tolist() == list(ri["player_pos"]), where
                     unlocked |= {k for k, v in ri["achievements"].items() if v}
                     ends += bool(ref_done[i])
-            return {"ends": ends, "achievements": len(unlocked)}
+                    night += ref.envs[i]._world.daylight < 0.5
+                    asleep += bool(ref.envs[i]._player.sleeping)
+            return {"ends": ends, "achievements": len(unlocked), "night_steps": night, "asleep_steps": asleep}
         finally:
             ours.close()
