@@ -61,7 +61,8 @@ def check_rules(numbers: Sequence[tuple[str, float]]) -> None:
             wrong.append(f"{path}: envhive {value}, crafter {node}")
     if wrong:
         raise ImportError(
-            f"envhive._crafter was built for crafter {VERSION}'s rules; the installed crafter differs: " + "; ".join(wrong)
+            f"envhive._crafter was built for crafter {VERSION}'s rules; the installed crafter differs: "
+            + "; ".join(wrong)
         )
 
 

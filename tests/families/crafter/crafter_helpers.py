@@ -130,7 +130,9 @@ def lockstep(
                     where = f"step {t} env {i}"
                     if not np.array_equal(obs[i], ref_obs[i]):
                         diff = np.argwhere(obs[i] != ref_obs[i])
-                        raise AssertionError(f"{where}: observation differs at {len(diff)} values, first {diff[:3].tolist()}")
+                        raise AssertionError(
+                            f"{where}: observation differs at {len(diff)} values, first {diff[:3].tolist()}"
+                        )
                     assert rew[i] == ref_rew[i], f"{where}: reward {rew[i]} != {ref_rew[i]}"
                     assert bool(term[i] or trunc[i]) == bool(ref_done[i]), f"{where}: done"
                     ri = ref_infos[i]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+
 import numpy as np
 import pytest
 from crafter_helpers import Reference, lockstep, ordered_chunks, survivor
@@ -99,7 +100,8 @@ def test_reference_itself_is_not_reproducible_without_ordered_chunks() -> None:
         "        obs, r, done, info = env.step(int(rng.integers(17))); h.update(obs.tobytes())\n"
         "print(h.hexdigest())\n"
     )
-    digests = {subprocess.run([sys.executable, "-c", script, str(j)], capture_output=True, text=True, check=True).stdout
-               for j in (0, 1, 100)}
+    digests = {
+        subprocess.run([sys.executable, "-c", script, str(j)], capture_output=True, text=True, check=True).stdout
+        for j in (0, 1, 100)
+    }
     assert len(digests) > 1
-

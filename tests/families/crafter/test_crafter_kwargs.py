@@ -23,7 +23,7 @@ def test_kwargs_match_crafter() -> None:
 def test_length_is_a_truncation() -> None:
     env = envhive.make("CrafterNoReward-v1", num_envs=1, seed=0, length=5, view=[9, 9])
     env.reset(seed=0)
-    for t in range(5):
+    for _t in range(5):
         _, reward, term, trunc, _ = env.step([0])
         assert reward[0] == 0.0
     assert bool(trunc[0]) and not bool(term[0])
