@@ -11,10 +11,10 @@
 namespace envhive::craftax {
 
 // craftax_classic's BlockType values.
-enum ClassicBlock : uint8_t {
-  kInvalid = 0, kOutOfBounds, kGrass, kWater, kStone, kTree, kWood, kPath, kCoal, kIron, kDiamond,
-  kCraftingTable, kFurnace, kSand, kLava, kPlant, kRipePlant,
-};
+inline constexpr uint8_t kInvalid = 0, kOutOfBounds = 1, kGrass = 2, kWater = 3, kStone = 4, kTree = 5, kWood = 6,
+                         kPath = 7, kCoal = 8, kIron = 9, kDiamond = 10, kCraftingTable = 11, kFurnace = 12,
+                         kSand = 13, kLava = 14, kPlant = 15, kRipePlant = 16;
+inline constexpr int kClassicBlockTypes = 17;
 
 struct ClassicWorld {
   int width = 64, height = 64;  // StaticEnvParams.map_size
