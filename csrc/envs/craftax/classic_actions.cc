@@ -36,7 +36,9 @@ Vec2 direction_of(int32_t action) {
 // division is a real one), in float32. Whether XLA fuses 1 - c * c^2 into one multiply-add depends
 // on the program around it: it does in the jitted reset, not in the auto-resetting step.
 float light_level_at(int32_t timestep, const ClassicParams& p, bool fused) {
-  const float progress = std::fmod(static_cast<float>(timestep) / static_cast<float>(p.day_length), 1.0f) + 0.3f;
+  const float day = p.light_reciprocal ? static_cast<float>(timestep) * (1.0f / static_cast<float>(p.day_length))
+                                       : static_cast<float>(timestep) / static_cast<float>(p.day_length);
+  const float progress = std::fmod(day, 1.0f) + 0.3f;
   const float c = std::fabs(std::cos(3.14159265f * progress));
   return fused ? std::fma(-c, c * c, 1.0f) : 1.0f - c * (c * c);
 }

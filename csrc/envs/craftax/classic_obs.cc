@@ -48,8 +48,8 @@ void classic_symbolic_obs(const ClassicState& s, const ClassicParams& p, float* 
   for (int32_t v : {s.health, s.food, s.drink, s.energy}) *tail++ = through_half(static_cast<float>(v) * kHalfTenth);
   for (int d = 0; d < 4; ++d) *tail++ = s.direction - 1 == d ? 1.0f : 0.0f;
   // XLA computes the observation's light level again inside the observation's fusion, where it
-  // fuses 1 - c * c^2 (the state keeps the unfused value in the auto-resetting step).
-  *tail++ = classic::light_level_at(s.timestep, p, true);
+  // fuses 1 - c * c^2 into a multiply-add (the state's own value, after a step, is unfused).
+  *tail++ = s.timestep == 0 ? s.light_level : classic::light_level_at(s.timestep, p, true);
   *tail++ = s.sleeping ? 1.0f : 0.0f;
 }
 

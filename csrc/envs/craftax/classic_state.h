@@ -61,6 +61,9 @@ struct ClassicParams {  // EnvParams() and StaticEnvParams() defaults
   float spawn_cow = 0.1f, spawn_zombie_base = 0.02f, spawn_zombie_night = 0.1f, spawn_skeleton = 0.05f;
   int width = 64, height = 64;
   int max_zombies = 3, max_cows = 3, max_plants = 10, max_skeletons = 2, max_arrows = 3;
+  // Whether XLA turns the light level's timestep / day_length into a multiply by the float32
+  // reciprocal: it does in the vmapped program envhive follows, not in a single env's jitted step.
+  bool light_reciprocal = true;
 };
 
 struct ClassicState {

@@ -76,6 +76,7 @@ BUILTIN_MODULES: tuple[FamilyModule, ...] = (
     FamilyModule("envhive._minigrid"),
     FamilyModule("envhive._box2d"),
     FamilyModule("envhive._crafter", extra="crafter", requires="crafter"),
+    FamilyModule("envhive._craftax"),
 )
 
 

@@ -10,6 +10,13 @@
 
 using namespace envhive::craftax;
 
+static ClassicParams single_env_params() {
+  ClassicParams p;
+  p.light_reciprocal = false;  // the jitted single-env step (not vmapped)
+  return p;
+}
+static const ClassicParams kParams = single_env_params();
+
 static void print_state(const ClassicState& s) {
   for (auto b : s.map) std::printf("%d ", b);
   std::printf("| %d %d %d %d %d %d %d %d | ", s.player.x, s.player.y, s.direction, s.health, s.food, s.drink, s.energy,
@@ -33,14 +40,14 @@ static void print_state(const ClassicState& s) {
   for (auto b : s.mob_map) std::printf("%d ", b);
   std::printf("| ");
   float obs[kClassicSymbolicSize];
-  classic_symbolic_obs(s, ClassicParams{}, obs);
+  classic_symbolic_obs(s, kParams, obs);
   for (float f : obs) std::printf("%u ", std::bit_cast<uint32_t>(f));
   std::printf("\n");
 }
 
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
-  const ClassicParams p;
+  const ClassicParams& p = kParams;
   ClassicState s = classic_reset({static_cast<uint32_t>(std::strtoul(argv[1], nullptr, 10)),
                                   static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 10))}, p);
   std::printf("0 0 ");
