@@ -22,6 +22,7 @@ from envhive.bench.engines.base import (
     task_kwargs,
 )
 from envhive.bench.engines.hive import LOOP_BENCH_DIR_ENV
+from envhive.families import craftax as craftax_family
 from envhive.families import crafter as crafter_family
 
 __all__ = [
@@ -58,6 +59,14 @@ ENGINES: dict[str, Engine] = {
             lambda task, n, b, t, seed: Runner(*crafter_family.bench_single(task, seed), 1),
             vectorized=False,
             label="1 env, crafter's loop",
+        ),
+        Engine(
+            "craftax-jax",
+            "craftax's step jitted and vmapped over num_envs (JAX on the CPU)",
+            "craftax",
+            f"craftax not installed: pip install {craftax_family.REFERENCE}",
+            lambda task, n, b, t, seed: Runner(*craftax_family.bench_jax(task, n, seed), n),
+            label="jax.jit(vmap(step))",
         ),
     )
 }

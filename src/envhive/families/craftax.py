@@ -1,0 +1,44 @@
+"""The Craftax family (envhive._craftax): craftax 1.6.1's Craftax-Classic in C++.
+
+The module needs nothing at run time: jax.random's threefry, XLA's cumsum and the game are C++.
+craftax itself (with jax and flax) is the reference of the tests and of the bench engine
+``craftax-jax``: its own step, jitted and vmapped over the pool's number of envs on the CPU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+IDS = ("Craftax-Classic-Symbolic-v1",)
+REFERENCE = "craftax==1.6.1"  # with jax 0.10.2 (the project's jax pin) on the CPU
+
+
+def bench_jax(task: str, num_envs: int, seed: int) -> tuple[Any, Any]:
+    """craftax's own loop for ``envhive bench --compare craftax-jax``: its auto-resetting step
+    jitted and vmapped over ``num_envs`` envs (random actions drawn up front), each call one step
+    of every env. Returns (advance(n), close)."""
+    import jax
+    import numpy as np
+    from craftax.craftax_env import make_craftax_env_from_name
+
+    env = make_craftax_env_from_name(task, auto_reset=True)
+    params = env.default_params
+    reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
+    step = jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None)))
+    rng = jax.random.PRNGKey(seed)
+    rng, sub = jax.random.split(rng)
+    _, state = reset(jax.random.split(sub, num_envs), params)
+    actions = [jax.numpy.asarray(a) for a in np.random.default_rng(seed).integers(0, 17, size=(64, num_envs))]
+    keys = [jax.random.split(k, num_envs) for k in jax.random.split(rng, 64)]
+    carry = {"state": state, "i": 0}
+    jax.block_until_ready(step(keys[0], state, actions[0], params))  # compile before timing
+
+    def advance(n: int) -> None:
+        st, i = carry["state"], carry["i"]
+        for _ in range(n):
+            _, st, _, _, _ = step(keys[i % 64], st, actions[i % 64], params)
+            i += 1
+        jax.block_until_ready(st)
+        carry["state"], carry["i"] = st, i
+
+    return advance, lambda: None
