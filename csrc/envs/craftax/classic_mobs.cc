@@ -140,16 +140,14 @@ void move_arrow(ClassicState& s, const ClassicParams& p, size_t i) {
   write(s.map, p, proposed, breaks ? kPath : block);
 }
 
-// One spawn attempt of `mobs` on the cells `allowed` marks (weights 1 / count), jax.random.choice.
-void spawn(Key& rng, ClassicState& s, const ClassicParams& p, Mobs& mobs, int max, float chance,
-           const std::vector<uint8_t>& allowed, int32_t health) {
+// One spawn attempt of `mobs` on the cells `rule(block, distance)` allows and no mob holds (weights
+// 1 / count), by jax.random.choice. The cells are only looked at when the attempt can succeed.
+template <class Rule>
+void spawn(Key& rng, ClassicState& s, const ClassicParams& p, Mobs& mobs, int max, float chance, int32_t health,
+           Rule rule) {
   int alive = 0;
   for (auto m : mobs.mask) alive += m;
   const float u = uniform01(next(rng), 0);
-  bool can = alive < max && u < chance;
-  int count = 0;
-  for (auto a : allowed) count += a;
-  can = can && count > 0;
   const Key where = next(rng);
   size_t slot = 0;
   for (size_t i = 0; i < mobs.mask.size(); ++i)
@@ -157,13 +155,25 @@ void spawn(Key& rng, ClassicState& s, const ClassicParams& p, Mobs& mobs, int ma
       slot = i;
       break;
     }
-  if (can) {
-    std::vector<float> weights(allowed.size()), scratch;
-    for (size_t c = 0; c < allowed.size(); ++c) weights[c] = static_cast<float>(allowed[c]) / static_cast<float>(count);
-    const size_t index = choice_index(where, weights.data(), weights.size(), scratch);
-    mobs.position[slot] = {static_cast<int32_t>(index / p.width), static_cast<int32_t>(index % p.height)};
-    mobs.health[slot] = health;
-    mobs.mask[slot] = 1;
+  if (alive < max && u < chance) {
+    thread_local std::vector<float> weights, scratch;
+    weights.assign(s.map.size(), 0.0f);
+    int count = 0;
+    for (int x = 0; x < p.width; ++x)
+      for (int y = 0; y < p.height; ++y) {
+        const size_t c = static_cast<size_t>(x) * p.height + y;
+        const int32_t d = std::abs(x - s.player.x) + std::abs(y - s.player.y);
+        const bool allowed = rule(s.map[c], d) && !s.mob_map[c];
+        weights[c] = allowed ? 1.0f : 0.0f;
+        count += allowed;
+      }
+    if (count > 0) {
+      for (float& w : weights) w = w / static_cast<float>(count);
+      const size_t index = choice_index(where, weights.data(), weights.size(), scratch);
+      mobs.position[slot] = {static_cast<int32_t>(index / p.width), static_cast<int32_t>(index % p.height)};
+      mobs.health[slot] = health;
+      mobs.mask[slot] = 1;
+    }
   }
   write(s.mob_map, p, mobs.position[slot], read(s.mob_map, p, mobs.position[slot]) || mobs.mask[slot]);
 }
@@ -183,24 +193,15 @@ void update_mobs(Key key, ClassicState& s, const ClassicParams& p) {
 
 void spawn_mobs(Key key, ClassicState& s, const ClassicParams& p) {
   Key rng = key;
-  const size_t cells = s.map.size();
-  std::vector<uint8_t> allowed(cells);
-  auto fill = [&](auto&& rule) {
-    for (int x = 0; x < p.width; ++x)
-      for (int y = 0; y < p.height; ++y) {
-        const size_t c = static_cast<size_t>(x) * p.height + y;
-        const int32_t d = std::abs(x - s.player.x) + std::abs(y - s.player.y);
-        allowed[c] = rule(s.map[c], d) && !s.mob_map[c];
-      }
-  };
-  fill([&](uint8_t b, int32_t d) { return b == kGrass && d > 3 && d < p.despawn_distance; });
-  spawn(rng, s, p, s.cows, p.max_cows, p.spawn_cow, allowed, p.cow_health);
+  const int32_t far = p.despawn_distance;
+  spawn(rng, s, p, s.cows, p.max_cows, p.spawn_cow, p.cow_health,
+        [far](uint8_t b, int32_t d) { return b == kGrass && d > 3 && d < far; });
   const float dark = 1.0f - s.light_level;
   const float zombie_chance = p.spawn_zombie_base + p.spawn_zombie_night * (dark * dark);
-  fill([&](uint8_t b, int32_t d) { return (b == kGrass || b == kPath) && d > 9 && d < p.despawn_distance; });
-  spawn(rng, s, p, s.zombies, p.max_zombies, zombie_chance, allowed, p.zombie_health);
-  fill([&](uint8_t b, int32_t d) { return b == kPath && d > 9 && d < p.despawn_distance; });
-  spawn(rng, s, p, s.skeletons, p.max_skeletons, p.spawn_skeleton, allowed, p.skeleton_health);
+  spawn(rng, s, p, s.zombies, p.max_zombies, zombie_chance, p.zombie_health,
+        [far](uint8_t b, int32_t d) { return (b == kGrass || b == kPath) && d > 9 && d < far; });
+  spawn(rng, s, p, s.skeletons, p.max_skeletons, p.spawn_skeleton, p.skeleton_health,
+        [far](uint8_t b, int32_t d) { return b == kPath && d > 9 && d < far; });
 }
 
 }  // namespace classic
