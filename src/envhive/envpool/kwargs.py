@@ -15,11 +15,13 @@ import numpy as np
 
 from envhive.dmc_assets import suite_task
 from envhive.envpool.errors import EnvPoolArgumentError, EnvPoolUnknownTaskError
+from envhive.families import craftax as craftax_family
 from envhive.registry import list_envs, task_info
 
 # ------------------------------------------------------------------------------------ task ids
 # EnvPool ids that name an envhive task differently: EnvPool id -> (envhive id, kwargs it implies).
 _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
+    **craftax_family.ENVPOOL_ALIASES,
     "phys2d/CartPole-v0": ("CartPole-v0", {}),
     "phys2d/CartPole-v1": ("CartPole-v1", {}),
     "TicTacToe3d-v5": ("TicTacToe3D-v5", {}),
@@ -44,6 +46,7 @@ _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 # EnvPool ids of families envhive has, but no envhive task.
 _NOT_IN_ENVHIVE = {
+    **craftax_family.ENVPOOL_MISSING,
     "Pendulum-v0": "EnvPool's Pendulum-v0 integrates the angle before clipping the velocity (gym's old "
     "dynamics); envhive has Gymnasium's Pendulum-v1",
     "phys2d/Pendulum-v0": "EnvPool's phys2d/Pendulum-v0 is Pendulum-v0 (gym's old dynamics); envhive has "

@@ -51,3 +51,24 @@ def bench_jax(task: str, num_envs: int, seed: int) -> tuple[Any, Any]:
         carry["state"], carry["i"] = st, i
 
     return advance, lambda: None
+
+
+# EnvPool 1.2.7's Craftax ids, for envhive.envpool: its alias of the one id envhive has, and why the
+# others are refused.
+ENVPOOL_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "Craftax/Classic-Symbolic-v1": ("Craftax-Classic-Symbolic-v1", {}),
+}
+_NOT_YET = "envhive's Craftax family has Craftax-Classic-Symbolic-v1 only so far"
+ENVPOOL_MISSING: dict[str, str] = {
+    f"{prefix}{name}": f"{_NOT_YET} (no pixel observations, full game or EnvPool's AutoReset variants yet)"
+    for prefix in ("Craftax-", "Craftax/")
+    for name in (
+        "Classic-Pixels-v1",
+        "Classic-Pixels-AutoReset-v1",
+        "Classic-Symbolic-AutoReset-v1",
+        "Pixels-v1",
+        "Pixels-AutoReset-v1",
+        "Symbolic-v1",
+        "Symbolic-AutoReset-v1",
+    )
+}
