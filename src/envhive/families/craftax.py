@@ -7,10 +7,64 @@ craftax itself (with jax and flax) is the reference of the tests and of the benc
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
-IDS = ("Craftax-Classic-Symbolic-v1",)
+import numpy as np
+
+IDS = ("Craftax-Classic-Symbolic-v1", "Craftax-Classic-Pixels-v1")
 REFERENCE = "craftax==1.6.1"  # with jax 0.10.2 (the project's jax pin) on the CPU
+# What the pixel tasks need at run time: the craftax package's textures (its assets folder), read
+# with imageio and Pillow as craftax reads them; not jax (`pip install --no-deps craftax==1.6.1`).
+PIXELS_NEED = "pip install --no-deps craftax==1.6.1 imageio pillow"
+
+# The block sizes each game draws at (craftax's BLOCK_PIXEL_SIZE_AGENT: the observation;
+# BLOCK_PIXEL_SIZE_HUMAN: its play window, envhive's render()) and the view in blocks.
+CLASSIC_BLOCKS = (7, 64)
+CLASSIC_VIEW = (7, 9)
+
+
+def _assets(game: str) -> Path | None:
+    """The assets folder of the installed craftax package's ``game`` (``craftax_classic`` or
+    ``craftax``), found without importing craftax (which imports jax); None when it is absent."""
+    spec = importlib.util.find_spec("craftax")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / game / "assets"
+    return folder if folder.is_dir() else None
+
+
+def _night_noise(rows: int, cols: int) -> np.ndarray:
+    """craftax's night-static intensity over a (rows, cols) view in pixels: 1 - exp(-2 r**2) with r
+    the distance from the centre on a [-1, 1] grid, computed in float64 in craftax's own array
+    layout (columns first, then transposed) and rounded to float32 as jax stores it."""
+    across, down = np.meshgrid(np.linspace(-1, 1, rows), np.linspace(-1, 1, cols))
+    return np.ascontiguousarray((1 - np.exp(-0.5 * (across**2 + down**2) / (0.5**2)).T).astype(np.float32))
+
+
+def textures() -> dict[str, np.ndarray]:
+    """The images envhive._craftax draws pixels with, from the installed craftax package: each
+    asset ``classic/<stem>/<size>`` as craftax's load_texture reads it (imageio, RGBA, then Pillow's
+    nearest resize to size x size; uint8, rows first) at every size the renderer uses, and
+    ``classic/night_noise/<block>`` (float32). Empty when craftax is not installed (then only the
+    symbolic tasks can be made)."""
+    classic = _assets("craftax_classic")
+    if classic is None:
+        return {}
+    import imageio.v3 as imageio
+    from PIL import Image
+
+    sizes = sorted({s for b in CLASSIC_BLOCKS for s in (b, int(b * 0.8), int(b * 0.6))})
+    out: dict[str, np.ndarray] = {}
+    for path in sorted(classic.glob("*.png")):
+        image = np.asarray(imageio.imread(path, mode="RGBA"), dtype=np.uint8)
+        for size in sizes:
+            scaled = image if size == image.shape[0] else np.asarray(Image.fromarray(image).resize((size, size), Image.NEAREST))
+            out[f"classic/{path.stem}/{size}"] = np.ascontiguousarray(scaled, dtype=np.uint8)
+    for block in CLASSIC_BLOCKS:
+        out[f"classic/night_noise/{block}"] = _night_noise(CLASSIC_VIEW[0] * block, CLASSIC_VIEW[1] * block)
+    return out
 
 
 def bench_jax(task: str, num_envs: int, seed: int) -> tuple[Any, Any]:
