@@ -1,8 +1,10 @@
 """envhive's Crafter vs crafter's own Python loop, side by side.
 
 Tasks: CrafterReward-v1 (default). Cases: 8 envs sync and 32 envs async (batch 16), on all cores.
-Engines: envhive, and crafter 1.8.3's own Env stepped in a Python loop (one env, one core;
-`crafter-single`), through the shared harness (`envhive.bench`: each run in a fresh process,
+Engines: envhive, crafter 1.8.3's own Env stepped in a Python loop (one env, one core;
+`gymnasium-single`) and in Gymnasium's AsyncVectorEnv (`gymnasium-async`), both through the Gymnasium
+adapter the family's `reference_id` registers, and the single-thread C++ loop (`cpp-loop`), through
+the shared harness (`envhive.bench`: each run in a fresh process,
 repetitions interleaved, medians). Random actions over all 17 actions, so episodes end (and reset)
 by death every ~150 steps: resets, with their world generation, are part of the rate. EnvPool has
 no Crafter.
@@ -22,8 +24,8 @@ from envhive.bench import Case, Settings, compare, format_markdown, format_ratio
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TASKS = "CrafterReward-v1"
-ENGINES = "crafter-single"
-LABELS = {"crafter-single": "crafter (1 env, Python)"}
+ENGINES = "gymnasium-single,gymnasium-async,cpp-loop"
+LABELS = {"gymnasium-single": "crafter (1 env, Python)", "gymnasium-async": "crafter in AsyncVectorEnv"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "../core/task.h"
-#include "../core/numpy_kernels.h"
 #include "module_tasks.h"
+#include "family_registration.h"
 #include "native_pool.h"
 #include "numpy_kernel_install.h"
 #include "protocol.h"
@@ -26,8 +26,18 @@ using namespace envhive::bindings;
 
 namespace {
 
+// The registry once envhive has registered the module's families (register_families): every call
+// that reads tasks goes through it.
+TaskRegistry& registered_tasks() {
+  if (!module_registered())
+    throw nb::value_error(
+        "this family module's tasks are not registered yet: envhive.catalog registers them when it loads the "
+        "module (import envhive and make a task; do not import the module directly)");
+  return task_registry();
+}
+
 const TaskDef& find_task(const std::string& id) {
-  if (const TaskDef* t = task_registry().find(id)) return *t;
+  if (const TaskDef* t = registered_tasks().find(id)) return *t;
   throw nb::key_error(("unknown task id '" + id + "'").c_str());
 }
 
@@ -82,7 +92,7 @@ nb::object render_json(const RenderSpec& r) {
 // from a Gymnasium not installed where it builds) are left out: envhive then asks the module.
 nb::dict task_manifest() {
   nb::dict tasks;
-  for (const TaskDef& t : task_registry().tasks()) {
+  for (const TaskDef& t : registered_tasks().tasks()) {
     nb::dict entry;
     entry["family"] = t.meta.family;
     entry["doc"] = t.meta.doc;
@@ -125,44 +135,6 @@ nb::dict task_manifest() {
   return tasks;
 }
 
-// A kernel of core/numpy_kernels.h over `values`, for tests/test_numpy_kernels.py: a ufunc by its
-// numpy name in one of its forms ("scalar": each value alone; "array": all values as one array;
-// "element": each value as an element of an array of len(values); "f32": the float32 loop, each
-// value alone; "scalar2": arctan2 of consecutive pairs), or a BLAS call ("dot", "norm": one vector;
-// "vec_mat3", "mat_mat3": a 3-vector and 3x3 matrices, row major, concatenated).
-std::vector<double> numpy_kernel_eval(const std::string& name, const std::string& form, std::vector<double> v) {
-  std::vector<double> out;
-  if (form == "dot") return {npk::dot(v.data(), v.data() + v.size() / 2, v.size() / 2)};
-  if (form == "norm") return {npk::norm(v.data(), v.size())};
-  if (form == "vec_mat3" || form == "mat_mat3") {
-    const bool mat = form == "mat_mat3";
-    if (v.size() != (mat ? 18u : 12u)) throw nb::value_error("vec_mat3: 3 + 9 values; mat_mat3: 9 + 9 values");
-    out.assign(mat ? 9 : 3, 0.0);
-    if (mat) npk::mat_mat(v.data(), v.data() + 9, 3, 3, 3, out.data());
-    else npk::vec_mat(v.data(), v.data() + 3, 3, 3, out.data());
-    return out;
-  }
-  for (size_t i = 0; i < npk::kUfuncCount; ++i) {
-    const auto f = static_cast<npk::Ufunc>(i);
-    if (name != npk::ufunc_name(f) || npk::ufunc_is_f32(f) != (form == "f32")) continue;
-    if (form == "array") {
-      out.resize(v.size());
-      npk::array(f, v.data(), out.data(), v.size());
-    } else if (form == "scalar2") {
-      for (size_t k = 0; k + 1 < v.size(); k += 2) out.push_back(npk::scalar(f, v[k], v[k + 1]));
-    } else {
-      for (double x : v) {
-        if (form == "scalar") out.push_back(npk::scalar(f, x));
-        else if (form == "element") out.push_back(npk::element(f, x, v.size()));
-        else if (form == "f32") out.push_back(npk::scalar_f32(f, static_cast<float>(x)));
-        else throw nb::value_error(("unknown form '" + form + "'").c_str());
-      }
-    }
-    return out;
-  }
-  throw nb::value_error(("no kernel '" + name + "' in form '" + form + "'").c_str());
-}
-
 }  // namespace
 
 NB_MODULE(ENVHIVE_MODULE_NAME, m) {
@@ -176,17 +148,11 @@ NB_MODULE(ENVHIVE_MODULE_NAME, m) {
 
   // numpy's own loops and BLAS for the tasks (core/numpy_kernels.h), before any task is registered.
   install_numpy_kernels();
-  if (task_registry().tasks().empty()) {
-    try {
-      register_module_tasks(task_registry());
-    } catch (const std::exception& e) {
-      throw nb::import_error(e.what());
-    }
-  }
+  bind_family_registration(m);
 
   m.def("task_ids", [] {
     std::vector<std::string> ids;
-    for (const auto& t : task_registry().tasks()) ids.push_back(t.meta.id);
+    for (const auto& t : registered_tasks().tasks()) ids.push_back(t.meta.id);
     return ids;
   });
   m.def("task_info", &task_info, nb::arg("task_id"));
@@ -204,14 +170,7 @@ NB_MODULE(ENVHIVE_MODULE_NAME, m) {
   m.def(
       "set_image_reader", [](nb::object reader) { image_reader() = std::move(reader); }, nb::arg("reader"),
       "The function that reads a render image: path -> (height, width, 4) uint8 array.");
-  m.def("_numpy_kernels", &npk::describe, "Which of numpy's kernels the tasks of this module call.");
-  m.def(
-      "_numpy_kernel_eval",
-      [](const std::string& name, const std::string& form, const std::vector<double>& values) {
-        return numpy_kernel_eval(name, form, values);
-      },
-      nb::arg("name"), nb::arg("form"), nb::arg("values"),
-      "Tests: a kernel of core/numpy_kernels.h over values (form: scalar, array, element, f32).");
+  bind_numpy_kernel_checks(m);
   m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); });
 
   bind_module_extras(m);

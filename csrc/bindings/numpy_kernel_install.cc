@@ -5,8 +5,11 @@
 
 #include <dlfcn.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <string>
+#include <vector>
 
 // The ufunc object's layout only; no function of numpy's ufunc C API is called.
 #define NO_IMPORT_ARRAY
@@ -79,6 +82,44 @@ npk::Blas numpy_blas(std::string& source) {
   return blas;
 }
 
+// A kernel of core/numpy_kernels.h over `values`, for tests/test_numpy_kernels.py: a ufunc by its
+// numpy name in one of its forms ("scalar": each value alone; "array": all values as one array;
+// "element": each value as an element of an array of len(values); "f32": the float32 loop, each
+// value alone; "scalar2": arctan2 of consecutive pairs), or a BLAS call ("dot", "norm": one vector;
+// "vec_mat3", "mat_mat3": a 3-vector and 3x3 matrices, row major, concatenated).
+std::vector<double> numpy_kernel_eval(const std::string& name, const std::string& form, std::vector<double> v) {
+  std::vector<double> out;
+  if (form == "dot") return {npk::dot(v.data(), v.data() + v.size() / 2, v.size() / 2)};
+  if (form == "norm") return {npk::norm(v.data(), v.size())};
+  if (form == "vec_mat3" || form == "mat_mat3") {
+    const bool mat = form == "mat_mat3";
+    if (v.size() != (mat ? 18u : 12u)) throw nb::value_error("vec_mat3: 3 + 9 values; mat_mat3: 9 + 9 values");
+    out.assign(mat ? 9 : 3, 0.0);
+    if (mat) npk::mat_mat(v.data(), v.data() + 9, 3, 3, 3, out.data());
+    else npk::vec_mat(v.data(), v.data() + 3, 3, 3, out.data());
+    return out;
+  }
+  for (size_t i = 0; i < npk::kUfuncCount; ++i) {
+    const auto f = static_cast<npk::Ufunc>(i);
+    if (name != npk::ufunc_name(f) || npk::ufunc_is_f32(f) != (form == "f32")) continue;
+    if (form == "array") {
+      out.resize(v.size());
+      npk::array(f, v.data(), out.data(), v.size());
+    } else if (form == "scalar2") {
+      for (size_t k = 0; k + 1 < v.size(); k += 2) out.push_back(npk::scalar(f, v[k], v[k + 1]));
+    } else {
+      for (double x : v) {
+        if (form == "scalar") out.push_back(npk::scalar(f, x));
+        else if (form == "element") out.push_back(npk::element(f, x, v.size()));
+        else if (form == "f32") out.push_back(npk::scalar_f32(f, static_cast<float>(x)));
+        else throw nb::value_error(("unknown form '" + form + "'").c_str());
+      }
+    }
+    return out;
+  }
+  throw nb::value_error(("no kernel '" + name + "' in form '" + form + "'").c_str());
+}
+
 }  // namespace
 
 void install_numpy_kernels() {
@@ -92,6 +133,12 @@ void install_numpy_kernels() {
   }
   kernels.blas = numpy_blas(kernels.blas_source);
   npk::install(kernels);
+}
+
+void bind_numpy_kernel_checks(nb::module_& m) {
+  m.def("_numpy_kernels", &npk::describe, "Which of numpy's kernels the tasks of this module call.");
+  m.def("_numpy_kernel_eval", &numpy_kernel_eval, nb::arg("name"), nb::arg("form"), nb::arg("values"),
+        "Tests: a kernel of core/numpy_kernels.h over values (form: scalar, array, element, f32).");
 }
 
 }  // namespace envhive::bindings

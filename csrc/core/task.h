@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "env.h"
+#include "family_data.h"
 #include "spec.h"
 
 namespace envhive {
@@ -78,6 +79,8 @@ class TaskRegistry {
   void replace(TaskDef def);
   const TaskDef* find(const std::string& id) const;
   const std::vector<TaskDef>& tasks() const { return tasks_; }
+  // Forgets every task (a registration that failed half way).
+  void clear() { tasks_.clear(); }
 
  private:
   static void check(const TaskDef& def);

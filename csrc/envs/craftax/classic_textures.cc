@@ -1,5 +1,6 @@
 #include "classic_textures.h"
 
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -18,9 +19,65 @@ const std::vector<float>& TextureSource::array(const std::string& name) const {
   return it->second;
 }
 
-std::shared_ptr<const TextureSource>& installed_texture_source() {
-  static std::shared_ptr<const TextureSource> source = std::make_shared<TextureSource>();
-  return source;
+TextureSource texture_source(const TextureFiles& files) {
+  TextureSource out;
+  for (const auto& [name, bytes] : files) {
+    int32_t header[4];
+    if (bytes.size() < sizeof(header)) throw std::runtime_error("craftax texture file '" + name + "' is truncated");
+    std::memcpy(header, bytes.data(), sizeof(header));
+    const auto [rows, cols, channels, dtype] = header;
+    const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols) * static_cast<size_t>(channels);
+    const size_t width = dtype == 0 ? 1 : 4;
+    if (rows <= 0 || cols <= 0 || channels <= 0 || (dtype != 0 && dtype != 1) || bytes.size() != sizeof(header) + n * width)
+      throw std::runtime_error("craftax texture file '" + name + "' has a bad header or size");
+    const char* values = bytes.data() + sizeof(header);
+    if (dtype == 1) {
+      std::vector<float> a(n);
+      std::memcpy(a.data(), values, n * width);
+      out.arrays.emplace(name, std::move(a));
+    } else {
+      if (rows != cols || channels != 4) throw std::runtime_error("craftax texture " + name + " is not square RGBA");
+      out.images.emplace(name, RgbaImage{rows, {values, values + n}});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::mutex g_source_mu;  // guards both
+std::function<TextureFiles()> g_files;
+std::shared_ptr<const TextureSource> g_source;
+
+// The textures, read from their files the first time (outside the lock: the resolver takes the
+// GIL, which another thread may hold while it waits here); another thread's, if it won.
+std::shared_ptr<const TextureSource> loaded_source() {
+  std::function<TextureFiles()> files;
+  {
+    std::lock_guard<std::mutex> lock(g_source_mu);
+    if (g_source) return g_source;
+    files = g_files;
+  }
+  if (!files)
+    throw std::runtime_error(
+        "Craftax's pixel observations and frames draw with the craftax package's textures, which were not handed "
+        "to this module (envhive loads them when a pixel task is made)");
+  auto source = std::make_shared<const TextureSource>(texture_source(files()));
+  if (source->images.empty())
+    throw std::runtime_error(
+        "Craftax's pixel observations and frames draw with the craftax package's textures, which are not installed: "
+        "pip install --no-deps craftax==1.6.1 imageio pillow");
+  std::lock_guard<std::mutex> lock(g_source_mu);
+  if (!g_source) g_source = std::move(source);
+  return g_source;
+}
+
+}  // namespace
+
+void set_texture_files(std::function<TextureFiles()> files) {
+  std::lock_guard<std::mutex> lock(g_source_mu);
+  g_files = std::move(files);
+  g_source.reset();
 }
 
 namespace {
@@ -117,14 +174,15 @@ std::shared_ptr<const ClassicTextures> build(const TextureSource& src, int block
 std::shared_ptr<const ClassicTextures> classic_textures(int block) {
   static std::mutex mu;
   static std::map<int, std::shared_ptr<const ClassicTextures>> built;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = built.find(block);
+    if (it != built.end()) return it->second;
+  }
+  const auto source = loaded_source();
   std::lock_guard<std::mutex> lock(mu);
   auto it = built.find(block);
   if (it != built.end()) return it->second;
-  const auto source = installed_texture_source();
-  if (!source || source->images.empty())
-    throw std::runtime_error(
-        "Craftax's pixel observations and frames draw with the craftax package's textures, which are not installed: "
-        "pip install --no-deps craftax==1.6.1 imageio pillow");
   return built[block] = build(*source, block);
 }
 

@@ -7,9 +7,11 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "classic_world.h"
@@ -23,7 +25,8 @@ struct RgbaImage {
   int at(int r, int c, int k) const { return rgba[(static_cast<size_t>(r) * size + c) * 4 + k]; }
 };
 
-// The images and arrays textures() handed over, by name ("classic/grass/7", "classic/night_noise/7").
+// The images and arrays the family's Python side decoded, by name ("classic/grass/7",
+// "classic/night_noise/7").
 struct TextureSource {
   std::map<std::string, RgbaImage> images;
   std::map<std::string, std::vector<float>> arrays;
@@ -31,8 +34,14 @@ struct TextureSource {
   const std::vector<float>& array(const std::string& name) const;
 };
 
-// The source the family's binding loaded at import; empty when craftax is not installed.
-std::shared_ptr<const TextureSource>& installed_texture_source();
+// Texture files as envhive.families.craftax.texture_files() writes them: {name, contents}, each an
+// int32 header (rows, columns, channels, dtype: 0 uint8, 1 float32) and the values, rows first.
+using TextureFiles = std::vector<std::pair<std::string, std::string>>;
+TextureSource texture_source(const TextureFiles& files);
+
+// Where the textures come from: the family's resolver (the module) or a folder (the loop bench).
+// Called the first time a pixel task is made, outside any lock (the resolver takes the GIL).
+void set_texture_files(std::function<TextureFiles()> files);
 
 // A size x size x 3 tile of int32 values (craftax keeps most textures as int32 arrays), or of
 // float32 ones (the alpha channels craftax divides by 255).

@@ -33,7 +33,7 @@ std::array<int, 2> pair_of(const Config& c, const std::string& name, int64_t lo,
 
 }  // namespace
 
-std::vector<ConfigField> CrafterEnv::config(const std::shared_ptr<const TextureSet>&, bool) {
+std::vector<ConfigField> CrafterEnv::config(const std::shared_ptr<const TextureLoader>&, bool) {
   return {
       {"area", std::vector<double>{64, 64}, "The world's size in cells (x, y)."},
       {"view", std::vector<double>{9, 9}, "The cells the image shows (x, y); the bottom rows show the inventory."},
@@ -57,7 +57,7 @@ CrafterEnv::Shape CrafterEnv::shape_of(const Config& c) {
   return {area[0], area[1], view[0], view[1], size[0], size[1], length};
 }
 
-Spaces CrafterEnv::spaces(const Config& c, const std::shared_ptr<const TextureSet>&, bool) {
+Spaces CrafterEnv::spaces(const Config& c, const std::shared_ptr<const TextureLoader>&, bool) {
   const Shape s = shape_of(c);
   Spaces sp{SpaceSpec::box(DType::kUInt8, {s.size_y, s.size_x, 3}, {0.0}, {255.0}),
             SpaceSpec::discrete(kNumActions),
@@ -70,19 +70,13 @@ Spaces CrafterEnv::spaces(const Config& c, const std::shared_ptr<const TextureSe
   return sp;
 }
 
-CrafterEnv::CrafterEnv(const Config& c, int, const std::shared_ptr<const TextureSet>& textures, bool reward)
-    : textures_(textures),
+CrafterEnv::CrafterEnv(const Config& c, int, const std::shared_ptr<const TextureLoader>& textures, bool reward)
+    : textures_(textures->get()),
       reward_enabled_(reward),
       shape_(shape_of(c)),
       game_(shape_.area_x, shape_.area_y, 2 * std::max(shape_.view_x, shape_.view_y)),
-      renderer_(checked(textures_), shape_.size_x, shape_.size_y, shape_.view_x, shape_.view_y),
+      renderer_(*textures_, shape_.size_x, shape_.size_y, shape_.view_x, shape_.view_y),
       frame_(static_cast<size_t>(shape_.size_x) * shape_.size_y * 3) {}
-
-const TextureSet& CrafterEnv::checked(const std::shared_ptr<const TextureSet>& textures) {
-  if (!textures || textures->empty())
-    throw std::runtime_error("crafter: the textures of the crafter package were not loaded (import envhive first)");
-  return *textures;
-}
 
 void CrafterEnv::seed(uint64_t s) {
   seed_ = s;

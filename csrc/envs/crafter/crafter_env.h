@@ -14,9 +14,9 @@ namespace envhive::crafter {
 
 class CrafterEnv final : public Env {
  public:
-  static std::vector<ConfigField> config(const std::shared_ptr<const TextureSet>&, bool reward);
-  static Spaces spaces(const Config& c, const std::shared_ptr<const TextureSet>&, bool reward);
-  CrafterEnv(const Config& c, int env_id, const std::shared_ptr<const TextureSet>& textures, bool reward);
+  static std::vector<ConfigField> config(const std::shared_ptr<const TextureLoader>&, bool reward);
+  static Spaces spaces(const Config& c, const std::shared_ptr<const TextureLoader>&, bool reward);
+  CrafterEnv(const Config& c, int env_id, const std::shared_ptr<const TextureLoader>& textures, bool reward);
 
   void reset() override;
   StepResult step(const void* action) override;
@@ -35,7 +35,6 @@ class CrafterEnv final : public Env {
     int64_t length;
   };
   static Shape shape_of(const Config& c);
-  static const TextureSet& checked(const std::shared_ptr<const TextureSet>& textures);
 
   std::shared_ptr<const TextureSet> textures_;
   bool reward_enabled_;

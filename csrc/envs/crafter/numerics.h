@@ -1,20 +1,23 @@
-// The float64 elementary functions crafter calls through numpy, in one place so they can be
-// switched to numpy's own loops (envhive's reference numerics) when those land.
+// The float64 functions crafter calls through numpy, computed as the running numpy computes them
+// (core/numpy_kernels.h: numpy's own ufunc loops, so the same last bits on every CPU dispatch level).
 //
-// cos and pow: numpy's scalar float64 cos and ** equal glibc's on every dispatch level (checked
-// for the first 200,000 steps of the day cycle). exp: on a CPU with AVX512F numpy >= 2 uses its
-// own float64 exp, which differs from glibc's by 1 ulp for about 5% of arguments (on AVX2 and
-// baseline dispatch it is glibc's). crafter passes exp through a sigmoid compared with thresholds
-// (world generation) and through the night vignette truncated to uint8, so a 1-ulp difference
-// changes no output unless a value lands within an ulp of a threshold or an integer.
+// exp: world generation's sigmoid, np.exp of an np.float64 scalar (numpy's scalar call), and the
+// night vignette, element i of np.exp over the whole (view) array (numpy's array call: on an
+// AVX-512 CPU numpy >= 2 runs its own float64 exp there, 1 ulp from glibc's for some arguments).
+// cos: the daylight curve, np.cos of a Python float. pow: np.float64 ** 3, which numpy's scalar
+// power computes with the C library's pow.
 #pragma once
 
 #include <cmath>
+#include <cstddef>
+
+#include "../../core/numpy_kernels.h"
 
 namespace envhive::crafter {
 
-inline double numpy_exp(double x) { return std::exp(x); }
-inline double numpy_cos(double x) { return std::cos(x); }
+inline double numpy_exp(double x) { return npk::scalar(npk::Ufunc::kExp, x); }
+inline double numpy_exp_element(double x, size_t n) { return npk::element(npk::Ufunc::kExp, x, n); }
+inline double numpy_cos(double x) { return npk::scalar(npk::Ufunc::kCos, x); }
 inline double numpy_pow(double x, double y) { return std::pow(x, y); }
 
 }  // namespace envhive::crafter

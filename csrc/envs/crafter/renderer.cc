@@ -72,7 +72,8 @@ Renderer::Renderer(const TextureSet& textures, int size_x, int size_y, int view_
   vignette_.resize(static_cast<size_t>(lw) * lh);
   for (int i = 0; i < lw; ++i)
     for (int j = 0; j < lh; ++j)
-      vignette_[static_cast<size_t>(i) * lh + j] = 1 - numpy_exp(-0.5 * (xs[i] * xs[i] + ys[j] * ys[j]) / 0.25);
+      vignette_[static_cast<size_t>(i) * lh + j] =
+          1 - numpy_exp_element(-0.5 * (xs[i] * xs[i] + ys[j] * ys[j]) / 0.25, static_cast<size_t>(lw) * lh);
   const int ix = static_cast<int>(0.8 * unit_x_), iy = static_cast<int>(0.8 * unit_y_);
   const int ax = static_cast<int>(0.6 * unit_x_), ay = static_cast<int>(0.6 * unit_y_);
   for (int i = 0; i < kNumItems; ++i) items_[item_name(i)] = resize_nearest(textures_.get(item_name(i)), ix, iy);

@@ -1,5 +1,6 @@
 #include "textures.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace envhive::crafter {
@@ -60,9 +61,25 @@ Texture resize_nearest(const Texture& src, int sx, int sy) {
   return out;
 }
 
-std::shared_ptr<TextureSet>& installed_textures() {
-  static std::shared_ptr<TextureSet> textures = std::make_shared<TextureSet>();
-  return textures;
+std::shared_ptr<const TextureSet> TextureLoader::get() const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (set_) return set_;
+  }
+  auto set = std::make_shared<TextureSet>();
+  for (const auto& [name, bytes] : files_()) {
+    int32_t header[3];
+    if (bytes.size() < sizeof(header)) throw std::runtime_error("crafter texture file '" + name + "' is truncated");
+    std::memcpy(header, bytes.data(), sizeof(header));
+    const auto [rows, cols, channels] = header;
+    if (rows <= 0 || cols <= 0 || bytes.size() != sizeof(header) + static_cast<size_t>(rows) * cols * channels)
+      throw std::runtime_error("crafter texture file '" + name + "' has a bad header or size");
+    set->add(name, rows, cols, channels, reinterpret_cast<const uint8_t*>(bytes.data() + sizeof(header)));
+  }
+  if (set->empty()) throw std::runtime_error("crafter: no textures were found in the crafter package's assets");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!set_) set_ = std::move(set);
+  return set_;
 }
 
 }  // namespace envhive::crafter

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace envhive::crafter {
@@ -33,7 +36,21 @@ class TextureSet {
 // source index int(scale * (i + 0.5)), accumulated in float64 as Pillow's ImagingScaleAffine does.
 Texture resize_nearest(const Texture& src, int sx, int sy);
 
-// The TextureSet the family's binding loaded at import (empty until then).
-std::shared_ptr<TextureSet>& installed_textures();
+// Texture files as envhive.families.crafter.texture_files() writes them: {file stem, contents},
+// each an int32 header (rows, columns, channels) and the uint8 image, rows first.
+using TextureFiles = std::vector<std::pair<std::string, std::string>>;
+
+// The textures, read from their files the first time a task is made: from the family's resolver
+// (the module) or a folder (the loop bench). Outside any lock: the resolver takes the GIL.
+class TextureLoader {
+ public:
+  explicit TextureLoader(std::function<TextureFiles()> files) : files_(std::move(files)) {}
+  std::shared_ptr<const TextureSet> get() const;
+
+ private:
+  std::function<TextureFiles()> files_;
+  mutable std::mutex mu_;
+  mutable std::shared_ptr<const TextureSet> set_;
+};
 
 }  // namespace envhive::crafter

@@ -49,7 +49,7 @@ struct DmcTask {
   std::string task;    // its task name ("swingup_sparse")
   double time_limit;   // seconds (inf: no limit)
   // Physics steps per control step: control_timestep / model timestep for the tasks that pass a
-  // control_timestep, else 1 (tests/test_dmc_alignment.py checks each against dm_control).
+  // control_timestep, else 1 (tests/families/dmc/test_dmc_alignment.py checks each against dm_control).
   int n_sub_steps = 1;
   // The task constructor's own kwargs, where the suite has them (manipulator's and stacker's
   // fully_observable, three_poles' num_poles and sparse), with the suite's defaults.

@@ -128,4 +128,9 @@ void register_minigrid(TaskRegistry& registry) {
                                 TileSamplerEnv::Params{});
 }
 
+void register_minigrid_families(TaskRegistry& registry) {
+  register_minigrid(registry);
+  register_babyai(registry);
+}
+
 }  // namespace envhive

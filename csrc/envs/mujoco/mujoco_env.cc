@@ -46,13 +46,30 @@ thread_local int t_envhive_depth = 0;
 void (*g_previous_error)(const char*) = nullptr;
 void (*g_previous_warning)(const char*) = nullptr;
 
+// > 0 while this thread runs a previous handler from one of ours: if that handler is another envhive
+// module's (a plug-in with MuJoCo tasks of its own) that handed the message back to us, we handle
+// it rather than forward it again.
+thread_local int t_forwarding = 0;
+
+// Runs the previous handler for a call outside envhive's own work; false when there is none, or
+// when this thread is already inside one (a loop between two modules' handlers).
+bool forward(void (*previous)(const char*), const char* msg) {
+  if (t_envhive_depth != 0 || previous == nullptr || t_forwarding != 0) return false;
+  ++t_forwarding;
+  struct Done {
+    ~Done() { --t_forwarding; }
+  } done;
+  previous(msg);
+  return true;
+}
+
 [[noreturn]] void on_error(const char* msg) {
-  if (t_envhive_depth == 0 && g_previous_error != nullptr) g_previous_error(msg);  // must not return
+  forward(g_previous_error, msg);  // a handler of mju_error must not return; if it does, we throw
   throw MujocoError(std::string("MuJoCo error: ") + msg);
 }
 
 void on_warning(const char* msg) {
-  if (t_envhive_depth == 0 && g_previous_warning != nullptr) return g_previous_warning(msg);
+  if (forward(g_previous_warning, msg)) return;
   if (t_reference_model) return;
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_warned.size() >= kMaxDistinctWarnings || !g_warned.insert(msg).second) return;

@@ -1,17 +1,27 @@
-"""The Craftax family (envhive._craftax): craftax 1.6.1's Craftax-Classic in C++.
+"""The Craftax family (``csrc/envs/craftax/``, module ``envhive._craftax``): craftax 1.6.1's
+Craftax-Classic in C++, and everything else the Python side knows about it.
 
 The module needs nothing at run time: jax.random's threefry, XLA's cumsum and the game are C++.
-craftax itself (with jax and flax) is the reference of the tests and of the bench engine
-``craftax-jax``: its own step, jitted and vmapped over the pool's number of envs on the CPU.
+The pixel task draws with the installed craftax package's textures, decoded as craftax decodes
+them by the family's resolver (:func:`resolve`, key ``"textures"``) the first time a pixel task is
+made (:func:`loop_bench_data` writes the same files for ``craftax_loop_bench``). craftax itself
+(with jax and flax) is the reference of the tests, and :func:`bench_jax` its own loop (its step
+jitted and vmapped on the CPU) for ``benchmarks/craftax_compare.py``.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from envhive.families.base import EnvPoolNames, Family, Files
+
+if TYPE_CHECKING:
+    from envhive.catalog.tasks import TaskInfo
 
 IDS = ("Craftax-Classic-Symbolic-v1", "Craftax-Classic-Pixels-v1")
 REFERENCE = "craftax==1.6.1"  # with jax 0.10.2 (the project's jax pin) on the CPU
@@ -60,22 +70,49 @@ def textures() -> dict[str, np.ndarray]:
     for path in sorted(classic.glob("*.png")):
         image = np.asarray(imageio.imread(path, mode="RGBA"), dtype=np.uint8)
         for size in sizes:
-            scaled = image if size == image.shape[0] else np.asarray(Image.fromarray(image).resize((size, size), Image.NEAREST))
+            scaled = (
+                image
+                if size == image.shape[0]
+                else np.asarray(Image.fromarray(image).resize((size, size), Image.Resampling.NEAREST))
+            )
             out[f"classic/{path.stem}/{size}"] = np.ascontiguousarray(scaled, dtype=np.uint8)
     for block in CLASSIC_BLOCKS:
         out[f"classic/night_noise/{block}"] = _night_noise(CLASSIC_VIEW[0] * block, CLASSIC_VIEW[1] * block)
     return out
 
 
+def texture_files() -> Files:
+    """:func:`textures` as the C++ reads them: (name, int32 rows, columns, channels, dtype (0
+    uint8, 1 float32) + the values)."""
+    out: Files = []
+    for name, a in textures().items():
+        shape = a.shape if a.ndim == 3 else (*a.shape, 1)
+        header = np.asarray([*shape, 0 if a.dtype == np.uint8 else 1], dtype=np.int32)
+        out.append((name, header.tobytes() + np.ascontiguousarray(a).tobytes()))
+    return out
+
+
+def resolve(key: str, args: Mapping[str, int]) -> Files:
+    """The family's resolver: ``"textures"`` (:func:`texture_files`; none without craftax)."""
+    if key != "textures":
+        raise KeyError(f"the craftax family resolves 'textures', not {key!r}")
+    return texture_files()
+
+
+def loop_bench_data(info: TaskInfo, folder: Path) -> dict[str, str]:
+    """``craftax_loop_bench``'s data: the texture files written into ``folder`` ("/" as "__")."""
+    for name, contents in texture_files():
+        (folder / name.replace("/", "__")).write_bytes(contents)
+    return {"textures_dir": str(folder)}
+
+
 def bench_jax(task: str, num_envs: int, seed: int) -> tuple[Any, Any]:
-    """craftax's own loop for ``envhive bench --compare craftax-jax``: its auto-resetting step
+    """craftax's own loop (``benchmarks/craftax_compare.py``): its auto-resetting step
     jitted and vmapped over ``num_envs`` envs (random actions drawn up front), each call one step
     of every env. Returns (advance(n), close)."""
     import os
-    from pathlib import Path
 
     import jax
-    import numpy as np
     from craftax.craftax_env import make_craftax_env_from_name
 
     # XLA compiles craftax's step in about a minute: each measurement is a fresh process, so keep
@@ -107,14 +144,17 @@ def bench_jax(task: str, num_envs: int, seed: int) -> tuple[Any, Any]:
     return advance, lambda: None
 
 
-# EnvPool 1.2.7's Craftax ids, for envhive.envpool: its alias of the one id envhive has, and why the
-# others are refused.
+# EnvPool 1.2.7's Craftax ids, for envhive.envpool: its alias of the symbolic task, and why the others
+# are refused.
 ENVPOOL_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "Craftax/Classic-Symbolic-v1": ("Craftax-Classic-Symbolic-v1", {}),
 }
-_NOT_YET = "envhive's Craftax family has Craftax-Classic-Symbolic-v1 only so far"
+_MISSING = (
+    "envhive's Craftax family has Craftax-Classic-Symbolic-v1 and Craftax-Classic-Pixels-v1 (craftax's own "
+    "pixels, not compared with EnvPool's) so far: no full game or EnvPool's AutoReset variants yet"
+)
 ENVPOOL_MISSING: dict[str, str] = {
-    f"{prefix}{name}": f"{_NOT_YET} (no pixel observations, full game or EnvPool's AutoReset variants yet)"
+    f"{prefix}{name}": _MISSING
     for prefix in ("Craftax-", "Craftax/")
     for name in (
         "Classic-Pixels-v1",
@@ -125,4 +165,14 @@ ENVPOOL_MISSING: dict[str, str] = {
         "Symbolic-v1",
         "Symbolic-AutoReset-v1",
     )
+    if f"{prefix}{name}" not in IDS
 }
+
+FAMILY = Family(
+    name="craftax",
+    module="envhive._craftax",
+    doc="craftax 1.6.1's Craftax-Classic (symbolic and pixel observations)",
+    resolver=resolve,
+    loop_bench_data=loop_bench_data,
+    envpool=EnvPoolNames(aliases=ENVPOOL_ALIASES, not_in_envhive=ENVPOOL_MISSING),
+)

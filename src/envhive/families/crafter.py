@@ -1,25 +1,36 @@
-"""The Crafter family (envhive._crafter): crafter 1.8.3's game in C++.
+"""The Crafter family (``csrc/envs/crafter/``, module ``envhive._crafter``): crafter 1.8.3's game in
+C++, and everything else the Python side knows about it.
 
-What the Python side knows about it: its pip extra, the textures the C++ draws with (the
-installed crafter package's assets, read as crafter reads them), the check of the rules compiled
-into the module against crafter's data.yaml, its ids, and the bench engine of crafter's own loop.
+- The textures the C++ draws with are the installed crafter package's assets, decoded as crafter's
+  own Textures decodes them (imageio) by the family's resolver (:func:`resolve`, key
+  ``"textures"``) the first time a task is made; key ``"rules"`` gives crafter's rule numbers
+  (its data.yaml, as ``crafter.constants`` holds them), which the C++ checks against the rules
+  compiled in. :func:`loop_bench_data` writes the same texture files for ``crafter_loop_bench``.
+- :func:`reference_id` registers crafter's own Env with Gymnasium (crafter registers only with the
+  old gym) behind a small adapter, so ``envhive bench``'s reference engines (one env in a Python
+  loop, Gymnasium's Sync/AsyncVectorEnv) run crafter itself.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from envhive.errors import MissingExtraError
+from envhive.families.base import Family, Files
+
+if TYPE_CHECKING:
+    from envhive.catalog.tasks import TaskInfo
 
 EXTRA = "crafter"
-REQUIRES = "crafter"  # the package whose assets the module draws
 VERSION = "1.8.3"
 IDS = ("CrafterReward-v1", "CrafterNoReward-v1")
+# The Gymnasium ids of crafter's own Env (reference_id): crafter registers none with Gymnasium.
+REFERENCE_PREFIX = "crafter-reference/"
 
 
 def _package_dir() -> Path:
@@ -45,44 +56,98 @@ def textures() -> dict[str, np.ndarray]:
     return out
 
 
-def check_rules(numbers: Sequence[tuple[str, float]]) -> None:
-    """Raise ImportError when a rule compiled into envhive._crafter (a dotted path into
-    crafter.constants and its value) differs from the installed crafter's data.yaml."""
+def texture_files() -> Files:
+    """:func:`textures` as the C++ reads them: (stem, int32 rows, columns, channels + the bytes)."""
+    return [
+        (name, np.asarray(image.shape, dtype=np.int32).tobytes() + image.tobytes())
+        for name, image in textures().items()
+    ]
+
+
+def rule_numbers() -> dict[str, float]:
+    """Every number of the installed crafter's rules (``crafter.constants``: its data.yaml), by
+    dotted path (``make.wood_pickaxe.uses.wood``)."""
+    _package_dir()
     import crafter.constants as constants
 
-    wrong = []
-    for path, value in numbers:
-        node: Any = constants
-        parts = path.split(".")
-        node = getattr(node, parts[0])
-        for part in parts[1:]:
-            node = node.get(part) if isinstance(node, dict) else None
-        if node != value:
-            wrong.append(f"{path}: envhive {value}, crafter {node}")
-    if wrong:
-        raise ImportError(
-            f"envhive._crafter was built for crafter {VERSION}'s rules; the installed crafter differs: "
-            + "; ".join(wrong)
-        )
+    out: dict[str, float] = {}
+
+    def walk(path: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(f"{path}.{key}", value)
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            out[path] = float(node)
+
+    for name in ("walkable", "items", "collect", "place", "make", "achievements"):
+        walk(name, getattr(constants, name, None))
+    return out
 
 
-def bench_single(task: str, seed: int) -> tuple[Any, Any]:
-    """crafter's own loop for ``envhive bench --compare crafter-single``: one crafter.Env stepped
-    with random actions in Python, reset when its episode ends. Returns (advance(n), close)."""
+def resolve(key: str, args: Mapping[str, int]) -> Files:
+    """The family's resolver: ``"textures"`` (:func:`texture_files`) or ``"rules"`` (one text file
+    of ``<path> <value>`` lines, :func:`rule_numbers`)."""
+    if key == "textures":
+        return texture_files()
+    if key == "rules":
+        return [("rules", "".join(f"{path} {value!r}\n" for path, value in rule_numbers().items()).encode())]
+    raise KeyError(f"the crafter family resolves 'textures' and 'rules', not {key!r}")
+
+
+def loop_bench_data(info: TaskInfo, folder: Path) -> dict[str, str]:
+    """``crafter_loop_bench``'s data: the texture files written into ``folder``."""
+    for name, contents in texture_files():
+        (folder / name).write_bytes(contents)
+    return {"textures_dir": str(folder)}
+
+
+def reference_id(task_id: str) -> str:
+    """The Gymnasium id of crafter's own Env doing ``task_id`` (registered here, once): crafter.Env
+    behind an adapter to Gymnasium's API (reset(seed) reseeds it; an episode's end is a termination
+    when the player dies, else a truncation at crafter's length)."""
+    import gymnasium
+
+    gid = REFERENCE_PREFIX + task_id
+    if task_id in IDS and gid not in gymnasium.registry:
+        gymnasium.register(gid, entry_point=_reference_env, kwargs={"reward": task_id == "CrafterReward-v1"})
+    return gid
+
+
+def _reference_env(reward: bool = True, **kwargs: Any) -> Any:
     import crafter
+    import gymnasium
 
-    env = crafter.Env(seed=seed, reward=task == "CrafterReward-v1")
-    env.reset()
-    actions = np.random.default_rng(seed).integers(0, 17, size=4096).tolist()
-    state = {"i": 0}
+    class CrafterReference(gymnasium.Env[Any, Any]):
+        metadata = {"render_modes": []}
 
-    def advance(n: int) -> None:
-        i = state["i"]
-        for _ in range(n):
-            _, _, done, _ = env.step(actions[i % 4096])
-            i += 1
-            if done:
-                env.reset()
-        state["i"] = i
+        def __init__(self) -> None:
+            self.env = crafter.Env(reward=reward, **kwargs)
+            self.observation_space = gymnasium.spaces.Box(0, 255, self.env.observation_space.shape, np.uint8)
+            self.action_space = gymnasium.spaces.Discrete(self.env.action_space.n)
 
-    return advance, lambda: None
+        def reset(
+            self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        ) -> tuple[Any, dict[str, Any]]:
+            if seed is not None:
+                self.env._seed = seed
+                self.env._episode = 0
+            return self.env.reset(), {}
+
+        def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+            obs, rew, done, info = self.env.step(action)
+            dead = self.env._player.health <= 0
+            return obs, float(rew), bool(done and dead), bool(done and not dead), info
+
+    return CrafterReference()
+
+
+FAMILY = Family(
+    name="crafter",
+    module="envhive._crafter",
+    doc="crafter 1.8.3's Crafter (pixels, 17 actions, 22 achievements)",
+    extra=EXTRA,
+    requires="crafter",
+    resolver=resolve,
+    loop_bench_data=loop_bench_data,
+    reference_id=reference_id,
+)

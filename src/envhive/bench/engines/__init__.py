@@ -22,8 +22,6 @@ from envhive.bench.engines.base import (
     task_kwargs,
 )
 from envhive.bench.engines.hive import LOOP_BENCH_DIR_ENV
-from envhive.families import craftax as craftax_family
-from envhive.families import crafter as crafter_family
 
 __all__ = [
     "ALT_ENGINE_ENV",
@@ -51,22 +49,5 @@ ENGINES: dict[str, Engine] = {
         hive.CPP_LOOP,
         *trainers.ENGINES,
         *ppo.ENGINES,
-        Engine(
-            "crafter-single",
-            "crafter's own Env in a Python loop (one env, one core)",
-            "crafter",
-            f"crafter not installed: pip install 'envhive[{crafter_family.EXTRA}]'",
-            lambda task, n, b, t, seed: Runner(*crafter_family.bench_single(task, seed), 1),
-            vectorized=False,
-            label="1 env, crafter's loop",
-        ),
-        Engine(
-            "craftax-jax",
-            "craftax's step jitted and vmapped over num_envs (JAX on the CPU)",
-            "craftax",
-            f"craftax not installed: pip install {craftax_family.REFERENCE}",
-            lambda task, n, b, t, seed: Runner(*craftax_family.bench_jax(task, n, seed), n),
-            label="jax.jit(vmap(step))",
-        ),
     )
 }

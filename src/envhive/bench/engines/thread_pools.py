@@ -62,17 +62,6 @@ def _build_ale_vector(task: str, num_envs: int, batch_size: int, num_threads: in
 
 ENGINES = (
     Engine(
-        "envpool-py312",
-        "envpool.make(env_type='gymnasium') of an EnvPool in its own interpreter ($ENVHIVE_BENCH_ENVPOOL_PYTHON, e.g. "
-        "EnvPool 1.2.7, Python >= 3.12 only: its Craftax)",
-        "envpool",
-        "EnvPool 1.2.7 needs Python >= 3.12: python3.12 -m venv venv312 && venv312/bin/pip install envpool==1.2.7",
-        _build_envpool,
-        batched=True,
-        threaded=True,
-        python_var="ENVHIVE_BENCH_ENVPOOL_PYTHON",
-    ),
-    Engine(
         "envpool",
         "envpool.make(env_type='gymnasium'), C++ thread pool",
         "envpool",
