@@ -59,13 +59,12 @@ def test_async_pool_plays_each_env_as_the_sync_one() -> None:
         obs, _, _, _, info = pool.recv()
         ids = info["env_id"]
         for k, i in enumerate(ids):
-            if step_of[i] > 0:
+            if 0 < step_of[i] <= steps:
                 got[step_of[i] - 1][int(i)] = obs[k].copy()
-        todo = [int(i) for i in ids if step_of[i] < steps]
-        if todo:
-            pool.send(np.array([actions[step_of[i]][i] for i in todo]), np.array(todo))
-            for i in todo:
-                step_of[i] += 1
+        # a whole batch goes back each time (an env past `steps` plays on with action 0, unrecorded)
+        pool.send(np.array([actions[step_of[i]][i] if step_of[i] < steps else 0 for i in ids]), ids)
+        for i in ids:
+            step_of[i] += 1
     for t in range(steps - 1):
         for i, o in got[t].items():
             np.testing.assert_array_equal(o, expected[t][i], err_msg=f"step {t} env {i}")
