@@ -11,6 +11,9 @@ ACME := "dm-acme==0.4.0"
 # dm-control 1.0.52 declares mujoco >= 4.0.1; it runs on envhive's mujoco 4.0.0 and is installed without its
 # dependencies, which the [dmc] extra provides (src/envhive/families/dmc.py).
 DM_CONTROL := "dm-control==1.0.52"
+# craftax 1.6.1 (the Craftax family's reference) declares pygame, which would overwrite pygame-ce's
+# `pygame` package: installed without its dependencies, which the [craftax-reference] extra provides.
+CRAFTAX := "craftax==1.6.1"
 # ray[rllib] 2.60 pins gymnasium==1.2.2, the lower end of envhive's Gymnasium range: RLlib and the
 # suite at that end run in a second venv, with envhive installed as a wheel built from build/.
 VENV_RLLIB := .venv-rllib
@@ -61,7 +64,7 @@ $(VENV)/.built: $(VENV)/bin/python $(SOURCES)
 $(VENV)/.installed: $(VENV)/.built
 	$(PIP) install --quiet $(BUILD_REQS)
 	$(PIP) install --quiet $(FULL_BUILD) -e ".[test,$(ADAPTERS)]"
-	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL)
+	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL) $(CRAFTAX)
 	touch $@
 
 $(VENV_RLLIB)/.installed: $(VENV)/.installed
