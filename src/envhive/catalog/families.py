@@ -75,6 +75,7 @@ BUILTIN_MODULES: tuple[FamilyModule, ...] = (
     FamilyModule("envhive._dmc", extra="dmc", requires="mujoco", preload="mujoco"),
     FamilyModule("envhive._minigrid"),
     FamilyModule("envhive._box2d"),
+    FamilyModule("envhive._metaworld", extra="metaworld", requires="mujoco", preload="mujoco"),
 )
 
 

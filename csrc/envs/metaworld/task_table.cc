@@ -1,0 +1,42 @@
+#include "task_table.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace envhive::metaworld {
+
+const std::vector<TaskEntry>& task_table() {
+  static const std::vector<TaskEntry> table = {
+      reach_task(),
+      pick_place_task(),
+      door_open_task(),
+  };
+  return table;
+}
+
+int task_index(const std::string& name) {
+  static const std::map<std::string, int> index = [] {
+    std::map<std::string, int> m;
+    for (size_t i = 0; i < task_table().size(); ++i) m[task_table()[i].info.name] = static_cast<int>(i);
+    return m;
+  }();
+  auto it = index.find(name);
+  if (it == index.end()) {
+    std::string names;
+    for (const TaskEntry& t : task_table()) names += (names.empty() ? "" : ", ") + t.info.name;
+    throw std::invalid_argument("unknown Meta-World task '" + name + "'; the v3 tasks are: " + names);
+  }
+  return it->second;
+}
+
+const TaskEntry& task_entry(const std::string& name) { return task_table()[static_cast<size_t>(task_index(name))]; }
+
+DrawLoop draw_loop_of(const std::string& task) { return task_entry(task).draw_loop; }
+
+void random_reset_space(const std::string& task, std::vector<double>& low, std::vector<double>& high) {
+  const TaskInfo& t = task_entry(task).info;
+  low = t.rand_low;
+  high = t.rand_high;
+}
+
+}  // namespace envhive::metaworld
