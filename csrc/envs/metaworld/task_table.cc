@@ -7,9 +7,24 @@ namespace envhive::metaworld {
 
 const std::vector<TaskEntry>& task_table() {
   static const std::vector<TaskEntry> table = {
-      reach_task(),
-      pick_place_task(),
+      // The tasks written so far, in ALL_V3_ENVIRONMENTS's order.
+      button_press_topdown_task(),
+      button_press_topdown_wall_task(),
+      button_press_task(),
+      button_press_wall_task(),
+      door_close_task(),
       door_open_task(),
+      drawer_close_task(),
+      drawer_open_task(),
+      pick_place_wall_task(),
+      pick_place_task(),
+      push_task(),
+      push_wall_task(),
+      push_back_task(),
+      reach_task(),
+      reach_wall_task(),
+      window_open_task(),
+      window_close_task(),
   };
   return table;
 }

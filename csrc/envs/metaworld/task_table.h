@@ -33,9 +33,56 @@ int task_index(const std::string& name);
 inline std::vector<double> cat(std::initializer_list<double> a) { return std::vector<double>(a); }
 
 // The entries, one function per task file.
-TaskEntry reach_task();
-TaskEntry pick_place_task();
+TaskEntry assembly_task();
+TaskEntry basketball_task();
+TaskEntry bin_picking_task();
+TaskEntry box_close_task();
+TaskEntry button_press_topdown_task();
+TaskEntry button_press_topdown_wall_task();
+TaskEntry button_press_task();
+TaskEntry button_press_wall_task();
+TaskEntry coffee_button_task();
+TaskEntry coffee_pull_task();
+TaskEntry coffee_push_task();
+TaskEntry dial_turn_task();
+TaskEntry disassemble_task();
+TaskEntry door_close_task();
+TaskEntry door_lock_task();
 TaskEntry door_open_task();
+TaskEntry door_unlock_task();
+TaskEntry hand_insert_task();
+TaskEntry drawer_close_task();
+TaskEntry drawer_open_task();
+TaskEntry faucet_open_task();
+TaskEntry faucet_close_task();
+TaskEntry hammer_task();
+TaskEntry handle_press_side_task();
+TaskEntry handle_press_task();
+TaskEntry handle_pull_side_task();
+TaskEntry handle_pull_task();
+TaskEntry lever_pull_task();
+TaskEntry pick_place_wall_task();
+TaskEntry pick_out_of_hole_task();
+TaskEntry pick_place_task();
+TaskEntry plate_slide_task();
+TaskEntry plate_slide_side_task();
+TaskEntry plate_slide_back_task();
+TaskEntry plate_slide_back_side_task();
+TaskEntry peg_insert_side_task();
+TaskEntry peg_unplug_side_task();
+TaskEntry soccer_task();
+TaskEntry stick_push_task();
+TaskEntry stick_pull_task();
+TaskEntry push_task();
+TaskEntry push_wall_task();
+TaskEntry push_back_task();
+TaskEntry reach_task();
+TaskEntry reach_wall_task();
+TaskEntry shelf_place_task();
+TaskEntry sweep_into_task();
+TaskEntry sweep_task();
+TaskEntry window_open_task();
+TaskEntry window_close_task();
 
 // --- shared draw loops ---
 // while norm(v[:2] - v[3:5]) < min_dist: redraw (a 6-value vector: object, then goal).

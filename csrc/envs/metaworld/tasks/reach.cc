@@ -1,12 +1,13 @@
-// reach-v3 (SawyerReachEnvV3): bring the gripper to a goal in the air.
+// reach-v3 (SawyerReachEnvV3) and reach-wall-v3: bring the gripper to a goal in the air (behind a wall).
 #include "../task_table.h"
 
 namespace envhive::metaworld {
 namespace {
 
-class Reach final : public SawyerEnv {
+class Reach : public SawyerEnv {
  public:
-  Reach(const EnvSettings& s, std::shared_ptr<const mjModel> m) : SawyerEnv(s, std::move(m)) {
+  Reach(const EnvSettings& s, std::shared_ptr<const mjModel> m, bool wall = false)
+      : SawyerEnv(s, std::move(m)), wall_(wall) {
     obj_ = body("obj");
     goal_site_ = site("goal");
   }
@@ -36,9 +37,9 @@ class Reach final : public SawyerEnv {
     Eval e;
     e.reward = py(10 * in_place);
     e.success = tcp_to_target <= 0.05;
-    e.near_object = tcp_to_target;
-    e.grasp_success = 1.0;
-    e.grasp_reward = tcp_to_target;
+    e.near_object = wall_ ? 0.0 : tcp_to_target;
+    e.grasp_success = wall_ ? 0.0 : 1.0;
+    e.grasp_reward = wall_ ? 0.0 : tcp_to_target;
     e.in_place_reward = in_place;
     e.obj_to_target = tcp_to_target;
     e.unscaled_reward = e.reward.as_f64();
@@ -46,7 +47,13 @@ class Reach final : public SawyerEnv {
   }
 
  private:
+  bool wall_;
   int obj_ = -1, goal_site_ = -1;
+};
+
+class ReachWall final : public Reach {
+ public:
+  ReachWall(const EnvSettings& s, std::shared_ptr<const mjModel> m) : Reach(s, std::move(m), true) {}
 };
 
 }  // namespace
@@ -64,4 +71,19 @@ TaskEntry reach_task() {
   return {t, &draw_apart<150>, &make_env<Reach>};
 }
 
+}  // namespace envhive::metaworld
+
+namespace envhive::metaworld {
+TaskEntry reach_wall_task() {
+  TaskInfo t;
+  t.name = "reach-wall-v3";
+  t.xml = "sawyer_xyz/sawyer_reach_wall_v3.xml";
+  t.hand_low = {-0.5, 0.40, 0.05};
+  t.hand_high = {0.5, 1, 0.5};
+  t.rand_low = {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05};
+  t.rand_high = {0.05, 0.65, 0.015, 0.05, 0.9, 0.3};
+  t.goal_low = {-0.05, 0.85, 0.05};
+  t.goal_high = {0.05, 0.9, 0.3};
+  return {t, &draw_apart<150>, &make_env<ReachWall>};
+}
 }  // namespace envhive::metaworld

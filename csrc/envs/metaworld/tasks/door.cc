@@ -1,4 +1,4 @@
-// door-open-v3 (SawyerDoorEnvV3): pull a door open by its handle.
+// door-open-v3 (SawyerDoorEnvV3) and door-close-v3: pull a door open by its handle; push it shut.
 #include <cmath>
 
 #include "../task_table.h"
@@ -85,7 +85,81 @@ class DoorOpen final : public SawyerEnv {
   int door_qpos_adr_ = 0, door_qvel_adr_ = 0, handle_ = -1, door_ = -1, goal_site_ = -1;
 };
 
+class DoorClose final : public SawyerEnv {
+ public:
+  DoorClose(const EnvSettings& s, std::shared_ptr<const mjModel> m) : SawyerEnv(s, std::move(m)) {
+    hand_init_pos_ = {npcompat::f32(-0.5), npcompat::f32(0.6), npcompat::f32(0.2)};
+    const int j = joint("doorjoint");
+    door_qpos_adr_ = m_->jnt_qposadr[j];
+    door_qvel_adr_ = m_->jnt_dofadr[j];
+    handle_ = geom("handle");
+    door_ = body("door");
+    goal_site_ = site("goal");
+  }
+
+ protected:
+  void reset_model() override {
+    reset_hand();
+    const RandVec v = state_rand_vec();
+    obj_init_pos_ = {v[0], v[1], v[2]};
+    target_pos_ = obj_init_pos_ + Vec3{0.2, -0.2, 0.0};
+    set_model_body_pos(door_, obj_init_pos_);
+    set_model_site_pos(goal_site_, target_pos_);
+    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
+    qpos[door_qpos_adr_] = -1.5708;
+    qvel[door_qvel_adr_] = 0;
+    set_state(qpos.data(), qvel.data());
+  }
+  int pos_objects(double* out) const override {
+    const Vec3 p = geom_xpos(handle_);
+    std::copy(p.begin(), p.end(), out);
+    return 3;
+  }
+  int quat_objects(double* out) const override {
+    geom_quat(handle_, out);
+    return 4;
+  }
+  Eval evaluate_state(const double* obs, const float* /*action*/) override {
+    const Vec3 obj = vec3(obs + 4);
+    const double radius = 0.05;
+    const double tcp_to_target = norm(tcp_center() - target_pos_);
+    const double obj_to_target = norm(obj - target_pos_);
+    const double in_place_margin = norm(obj_init_pos_ - target_pos_);
+    const double in_place = tolerance(obj_to_target, 0, radius, in_place_margin, Sigmoid::kGaussian);
+    const double hand_margin = norm(hand_init_pos_ - obj) + 0.1;
+    const double hand_in_place = tolerance(tcp_to_target, 0, 0.25 * radius, hand_margin, Sigmoid::kGaussian);
+    double reward = 3 * hand_in_place + 6 * in_place;
+    if (obj_to_target < radius) reward = 10;
+    Eval e;
+    e.reward = py(reward);
+    e.success = obj_to_target <= 0.08;
+    e.near_object = 0.0;
+    e.grasp_success = 1.0;
+    e.grasp_reward = 1.0;
+    e.in_place_reward = hand_in_place;
+    e.obj_to_target = obj_to_target;
+    e.unscaled_reward = reward;
+    return e;
+  }
+
+ private:
+  int door_qpos_adr_ = 0, door_qvel_adr_ = 0, handle_ = -1, door_ = -1, goal_site_ = -1;
+};
+
 }  // namespace
+
+TaskEntry door_close_task() {
+  TaskInfo t;
+  t.name = "door-close-v3";
+  t.xml = "sawyer_xyz/sawyer_door_pull.xml";
+  t.hand_low = {-0.5, 0.40, 0.05};
+  t.hand_high = {0.5, 1, 0.5};
+  t.rand_low = {0.0, 0.85, 0.15};
+  t.rand_high = {0.1, 0.95, 0.15};
+  t.goal_low = {0.2, 0.65, 0.1499};
+  t.goal_high = {0.3, 0.75, 0.1501};
+  return {t, &draw_once, &make_env<DoorClose>};
+}
 
 TaskEntry door_open_task() {
   TaskInfo t;
