@@ -29,7 +29,9 @@ H = pytest.importorskip("metaworld_helpers")
 TASKS = list(envhive._metaworld._task_names())  # type: ignore[attr-defined]
 # Tasks whose reward goes through np.log / np.exp (libm here, numpy's SIMD kernels there): the
 # gaussian sigmoid of reward_utils.tolerance, door-open's log floor.
-REWARD_RTOL_TASKS = {t: 1e-12 for t in ("door-open-v3", "door-close-v3", "drawer-close-v3", "window-close-v3")}
+GAUSSIAN_OR_LOG = ("door-open-v3", "door-close-v3", "drawer-close-v3", "window-close-v3", "dial-turn-v3",
+                   "faucet-open-v3", "faucet-close-v3")  # fmt: skip
+REWARD_RTOL_TASKS = {t: 1e-12 for t in GAUSSIAN_OR_LOG}
 EPISODE_STEPS = 15
 
 
