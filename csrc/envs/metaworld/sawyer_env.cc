@@ -283,6 +283,34 @@ Num SawyerEnv::gripper_caging_reward(const float* action, const Vec3& obj_pos, d
   return caging_and_gripping;
 }
 
+double SawyerEnv::pad_caging_reward(const Vec3& obj, double obj_radius, double grip_extra,
+                                    double x_z_success_margin) const {
+  const double pad_success_margin = 0.05, grip_success_margin = obj_radius + grip_extra;
+  const Vec3 tcp = tcp_center();
+  // init_left_pad / init_right_pad are views of data.body(...).xpos in the reference: the pads now.
+  const Vec3 left_pad = body_xpos(left_pad_), right_pad = body_xpos(right_pad_);
+  const double delta_left = left_pad[1] - obj[1];
+  const double delta_right = obj[1] - right_pad[1];
+  const double right_margin = std::abs(std::abs(obj[1] - right_pad[1]) - pad_success_margin);
+  const double left_margin = std::abs(std::abs(obj[1] - left_pad[1]) - pad_success_margin);
+  const double right_caging = tolerance(delta_right, obj_radius, pad_success_margin, right_margin);
+  const double left_caging = tolerance(delta_left, obj_radius, pad_success_margin, left_margin);
+  const double right_gripping = tolerance(delta_right, obj_radius, grip_success_margin, right_margin);
+  const double left_gripping = tolerance(delta_left, obj_radius, grip_success_margin, left_margin);
+  const double y_caging = hamacher_product(right_caging, left_caging);
+  const double y_gripping = hamacher_product(right_gripping, left_gripping);
+  const Vec3 tcp_xz = tcp + Vec3{0.0, -tcp[1], 0.0};
+  const Vec3 obj_xz = obj + Vec3{0.0, -obj[1], 0.0};
+  const double tcp_obj_norm_x_z = norm(tcp_xz - obj_xz);
+  const Vec3 init_obj_xz = obj_init_pos_ + Vec3{0.0, -obj_init_pos_[1], 0.0};
+  const Vec3 init_tcp_xz = init_tcp_ + Vec3{0.0, -init_tcp_[1], 0.0};
+  const double margin = norm(init_obj_xz - init_tcp_xz) - x_z_success_margin;
+  const double x_z_caging = tolerance(tcp_obj_norm_x_z, 0, x_z_success_margin, margin);
+  const double caging = hamacher_product(y_caging, x_z_caging);
+  const double gripping = caging > 0.95 ? y_gripping : 0.0;
+  return (caging + gripping) / 2;
+}
+
 void SawyerEnv::render(uint8_t* rgb, RenderSlot& slot) {
   int camera_id = render_.camera_id;
   if (!render_.camera_name.empty()) {

@@ -130,6 +130,11 @@ class SawyerEnv : public Env {
                             double object_reach_radius, double xz_thresh, double desired_gripper_effort = 1.0,
                             bool high_density = false, bool medium_density = false) const;
 
+  // The _gripper_caging_reward of push-back, soccer, sweep-into and sweep (their own, alike): the
+  // pads' caging and gripping in y (grip margin obj_radius + grip_extra), the tcp's caging in x-z,
+  // gripping counted once caging > 0.95; plain floats (the action is not read).
+  double pad_caging_reward(const Vec3& obj, double obj_radius, double grip_extra, double x_z_success_margin) const;
+
   const mjModel* m_ = nullptr;  // &own_
   mjData* d_ = nullptr;
   const TaskInfo& task_;

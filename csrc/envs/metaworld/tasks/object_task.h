@@ -2,6 +2,7 @@
 // the quaternion of "objGeom", and a "goal" site moved to the target at reset.
 #pragma once
 
+#include "../quat.h"
 #include "../task_table.h"
 
 namespace envhive::metaworld {

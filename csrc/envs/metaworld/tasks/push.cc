@@ -89,32 +89,6 @@ class PushBack final : public ObjectTask {
     set_obj_xyz_default(obj_init_pos_);
     set_model_site_pos(goal_site_, target_pos_);
   }
-  // SawyerPushBackEnvV3._gripper_caging_reward (init_left_pad / init_right_pad: the pads now).
-  double caging_reward(const Vec3& obj, double obj_radius) const {
-    const double pad_success_margin = 0.05, grip_success_margin = obj_radius + 0.003, x_z_success_margin = 0.01;
-    const Vec3 tcp = tcp_center();
-    const Vec3 left_pad = body_xpos(left_pad_), right_pad = body_xpos(right_pad_);
-    const double delta_left = left_pad[1] - obj[1];
-    const double delta_right = obj[1] - right_pad[1];
-    const double right_margin = std::abs(std::abs(obj[1] - right_pad[1]) - pad_success_margin);
-    const double left_margin = std::abs(std::abs(obj[1] - left_pad[1]) - pad_success_margin);
-    const double right_caging = tolerance(delta_right, obj_radius, pad_success_margin, right_margin);
-    const double left_caging = tolerance(delta_left, obj_radius, pad_success_margin, left_margin);
-    const double right_gripping = tolerance(delta_right, obj_radius, grip_success_margin, right_margin);
-    const double left_gripping = tolerance(delta_left, obj_radius, grip_success_margin, left_margin);
-    const double y_caging = hamacher_product(right_caging, left_caging);
-    const double y_gripping = hamacher_product(right_gripping, left_gripping);
-    const Vec3 tcp_xz = tcp + Vec3{0.0, -tcp[1], 0.0};
-    const Vec3 obj_xz = obj + Vec3{0.0, -obj[1], 0.0};
-    const double tcp_obj_norm_x_z = norm(tcp_xz - obj_xz);
-    const Vec3 init_obj_xz = obj_init_pos_ + Vec3{0.0, -obj_init_pos_[1], 0.0};
-    const Vec3 init_tcp_xz = init_tcp_ + Vec3{0.0, -init_tcp_[1], 0.0};
-    const double margin = norm(init_obj_xz - init_tcp_xz) - x_z_success_margin;
-    const double x_z_caging = tolerance(tcp_obj_norm_x_z, 0, x_z_success_margin, margin);
-    const double caging = hamacher_product(y_caging, x_z_caging);
-    const double gripping = caging > 0.95 ? y_gripping : 0.0;
-    return (caging + gripping) / 2;
-  }
   Eval evaluate_state(const double* obs, const float* /*action*/) override {
     const Vec3 obj = vec3(obs + 4);
     const double tcp_opened = obs[3];
@@ -122,7 +96,7 @@ class PushBack final : public ObjectTask {
     const double target_to_obj = norm(obj - target_pos_);
     const double target_to_obj_init = norm(obj_init_pos_ - target_pos_);
     const double in_place = tolerance(target_to_obj, 0, 0.05, target_to_obj_init);
-    const double object_grasped = caging_reward(obj, 0.007);
+    const double object_grasped = pad_caging_reward(obj, 0.007, 0.003, 0.01);
     double reward = hamacher_product(object_grasped, in_place);
     if (tcp_to_obj < 0.01 && 0 < tcp_opened && tcp_opened < 0.55 && target_to_obj_init - target_to_obj > 0.01)
       reward += 1.0 + 5.0 * in_place;
