@@ -209,8 +209,9 @@ void SawyerEnv::set_state(const double* qpos, const double* qvel) {
 
 void SawyerEnv::set_obj_xyz_default(const Vec3& pos) {
   std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
+  if (qpos.size() < 12) throw std::logic_error("_set_obj_xyz: the model has fewer than 12 qpos");
   std::copy(pos.begin(), pos.end(), qpos.begin() + 9);
-  std::fill(qvel.begin() + 9, qvel.begin() + 15, 0.0);
+  for (size_t i = 9; i < 15 && i < qvel.size(); ++i) qvel[i] = 0;  // qvel[9:15] = 0 (numpy clips the slice)
   set_state(qpos.data(), qvel.data());
 }
 
@@ -248,19 +249,21 @@ bool SawyerEnv::touching_object(int object_geom) const {
 
 Num SawyerEnv::gripper_caging_reward(const float* action, const Vec3& obj_pos, double obj_radius,
                                      double pad_success_thresh, double object_reach_radius, double xz_thresh,
-                                     double desired_gripper_effort, bool high_density, bool medium_density) const {
+                                     double desired_gripper_effort, bool high_density, bool medium_density,
+                                     const Vec3* obj_init) const {
   if (high_density && medium_density) throw std::invalid_argument("Can only be either high_density or medium_density");
+  const Vec3& obj_init_pos = obj_init ? *obj_init : obj_init_pos_;
   const double pad_y[2] = {body_xpos(left_pad_)[1], body_xpos(right_pad_)[1]};
   double caging_lr[2];
   for (int i = 0; i < 2; ++i) {
     const double pad_to_obj = std::abs(pad_y[i] - obj_pos[1]);
-    const double pad_to_objinit = std::abs(pad_y[i] - obj_init_pos_[1]);
+    const double pad_to_objinit = std::abs(pad_y[i] - obj_init_pos[1]);
     const double margin = std::abs(pad_to_objinit - pad_success_thresh);
     caging_lr[i] = tolerance(pad_to_obj, obj_radius, pad_success_thresh, margin);
   }
   const double caging_y = hamacher_product(caging_lr[0], caging_lr[1]);
   const Vec3 tcp = tcp_center();
-  const double init_xz[2] = {obj_init_pos_[0] - init_tcp_[0], obj_init_pos_[2] - init_tcp_[2]};
+  const double init_xz[2] = {obj_init_pos[0] - init_tcp_[0], obj_init_pos[2] - init_tcp_[2]};
   const double caging_xz_margin = norm(init_xz, 2) - xz_thresh;
   const double tcp_xz[2] = {tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]};
   const double caging_xz = tolerance(norm(tcp_xz, 2), 0, xz_thresh, caging_xz_margin);
@@ -275,7 +278,7 @@ Num SawyerEnv::gripper_caging_reward(const float* action, const Vec3& obj_pos, d
   if (high_density) caging_and_gripping = (caging_and_gripping + caging) / py(2);
   if (medium_density) {
     const double tcp_to_obj = norm(obj_pos - tcp);
-    const double tcp_to_obj_init = norm(obj_init_pos_ - init_tcp_);
+    const double tcp_to_obj_init = norm(obj_init_pos - init_tcp_);
     const double reach_margin = std::abs(tcp_to_obj_init - object_reach_radius);
     const double reach = tolerance(tcp_to_obj, 0, object_reach_radius, reach_margin);
     caging_and_gripping = (caging_and_gripping + py(reach)) / py(2);

@@ -128,7 +128,8 @@ class SawyerEnv : public Env {
   // SawyerXYZEnv._gripper_caging_reward.
   Num gripper_caging_reward(const float* action, const Vec3& obj_pos, double obj_radius, double pad_success_thresh,
                             double object_reach_radius, double xz_thresh, double desired_gripper_effort = 1.0,
-                            bool high_density = false, bool medium_density = false) const;
+                            bool high_density = false, bool medium_density = false,
+                            const Vec3* obj_init = nullptr) const;  // obj_init: obj_init_pos_ (stick-push: its stick's)
 
   // The _gripper_caging_reward of push-back, soccer, sweep-into and sweep (their own, alike): the
   // pads' caging and gripping in y (grip margin obj_radius + grip_extra), the tcp's caging in x-z,
