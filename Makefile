@@ -11,6 +11,9 @@ ACME := "dm-acme==0.4.0"
 # dm-control 1.0.52 declares mujoco >= 4.0.1; it runs on envhive's mujoco 4.0.0 and is installed without its
 # dependencies, which the [dmc] extra provides (src/envhive/dmc_assets.py).
 DM_CONTROL := "dm-control==1.0.52"
+# metaworld 3.1.1 pins mujoco 3.3.0; it runs on envhive's mujoco 4.0.0 (its tests shim one line) and is installed
+# without its dependencies, like dm-control (the envhive[metaworld] extra has the others).
+METAWORLD := "metaworld==3.1.1"
 # ray[rllib] 2.60 pins gymnasium==1.2.2, the lower end of envhive's Gymnasium range: RLlib and the
 # suite at that end run in a second venv, with envhive installed as a wheel built from build/.
 VENV_RLLIB := .venv-rllib
@@ -32,7 +35,7 @@ $(VENV)/bin/python:
 $(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
 	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5" "jaxlib>=0.10,<0.11"
 	$(PIP) install --quiet --no-build-isolation -e ".[test,$(ADAPTERS)]"
-	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL)
+	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL) $(METAWORLD)
 	touch $@
 
 $(VENV_RLLIB)/.installed: $(VENV)/.installed
@@ -42,7 +45,7 @@ $(VENV_RLLIB)/.installed: $(VENV)/.installed
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/envhive-*.whl
 	$(VENV_RLLIB)/bin/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/envhive-*.whl)[test,rllib,$(ADAPTERS)]"
-	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME) $(DM_CONTROL)
+	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME) $(DM_CONTROL) $(METAWORLD)
 	$(VENV_RLLIB)/bin/python -c "import gymnasium, ray; assert gymnasium.__version__ == '1.2.2', gymnasium.__version__"
 	touch $@
 

@@ -21,7 +21,7 @@ mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("metaworld")
 
 import gymnasium as gym  # noqa: E402
-import metaworld  # noqa: E402,F401  (registers Meta-World's Gymnasium ids)
+import metaworld  # noqa: E402  (registers Meta-World's Gymnasium ids)
 from metaworld.env_dict import (  # noqa: E402
     ALL_V3_ENVIRONMENTS,
     ALL_V3_ENVIRONMENTS_GOAL_HIDDEN,
@@ -86,10 +86,18 @@ def mt1_env(name: str, seed: int, max_episode_steps: int) -> RawEnv:
 
 
 def benchmark_envs(bench: str, seed: int, max_episode_steps: int, **kwargs: Any) -> list[RawEnv]:
-    """The sub-envs of Meta-World's vector env of a benchmark (MT10, MT50, ML10-train, ...), each
-    stepped on its own. ML envs sample their next task at every reset (envhive's behaviour; Meta-World
+    """The sub-envs of Meta-World's vector env of a benchmark ("MT10", "ML10-train", "ML1-test" with
+    env_name=...), each stepped on its own. ML envs come from metaworld.make_ml_envs_train / _test (the
+    Gymnasium ids Meta-World-ML1-train and -test both make the test split: their registration's lambda
+    binds `split` late) and sample their next task at every reset (envhive's behaviour; Meta-World
     leaves it to a sample_tasks call)."""
-    vec = gym.make_vec(f"Meta-World/{bench}", seed=seed, max_episode_steps=max_episode_steps, **kwargs)
+    if bench.startswith("ML"):
+        name, split = bench.split("-")
+        name = kwargs.pop("env_name", name)
+        make = metaworld.make_ml_envs_train if split == "train" else metaworld.make_ml_envs_test
+        vec = make(name, seed=seed, max_episode_steps=max_episode_steps, **kwargs)
+    else:
+        vec = gym.make_vec(f"Meta-World/{bench}", seed=seed, max_episode_steps=max_episode_steps, **kwargs)
     envs = list(vec.unwrapped.envs) if hasattr(vec.unwrapped, "envs") else list(vec.envs)
     if bench.startswith("ML"):
         for e in envs:
@@ -102,15 +110,15 @@ def random_actions(rng: np.random.Generator, n: int) -> np.ndarray:
     return rng.uniform(-1.2, 1.2, size=(n, 4)).astype(np.float32)
 
 
-def scripted_actions(rng: np.random.Generator, obs: np.ndarray) -> np.ndarray:
-    """Move toward the first object with noise and close the gripper now and then: contacts, grasps and
-    successes happen (random actions alone rarely touch anything)."""
-    n = obs.shape[0]
-    a = np.empty((n, 4), np.float32)
-    delta = (obs[:, 4:7] - obs[:, 0:3]) * 25.0
-    a[:, :3] = np.clip(delta + rng.normal(0, 0.3, size=(n, 3)), -1, 1)
-    a[:, 3] = np.where(np.abs(delta).max(axis=1) < 0.5, 1.0, -1.0) + rng.normal(0, 0.2, size=n)
-    return a
+def expert_actions(task: str, rng: np.random.Generator, obs: np.ndarray, noise: float = 0.1) -> np.ndarray:
+    """Meta-World's own scripted policy for the task (metaworld.policies), with a little noise: the arm
+    reaches, grasps and often succeeds, so contacts, grasp rewards and the success branches run (random
+    actions alone rarely touch anything). The policies read the goal, so they succeed where it is observed."""
+    from metaworld.policies import ENV_POLICY_MAP
+
+    policy = ENV_POLICY_MAP[task]()
+    a = np.stack([policy.get_action(o) for o in obs]).astype(np.float32)
+    return (a + rng.normal(0, noise, size=a.shape)).astype(np.float32)
 
 
 def lockstep(
@@ -120,7 +128,7 @@ def lockstep(
     episode_steps: int,
     rng: np.random.Generator,
     reward_rtol: float = 0.0,
-    scripted: bool = True,
+    tasks: list[str] | None = None,
 ) -> dict[str, int]:
     """Steps an envhive pool (next-step autoreset) and its references with the same actions; obs,
     reward, flags and infos must agree (reward within reward_rtol where a reward passes through
@@ -133,7 +141,10 @@ def lockstep(
     ended = [False] * len(refs)
     t_in_ep = [0] * len(refs)
     for t in range(steps):
-        actions = scripted_actions(rng, obs) if scripted and t % 3 else random_actions(rng, len(refs))
+        if tasks is not None and t % 4:
+            actions = np.concatenate([expert_actions(tasks[i], rng, obs[i : i + 1]) for i in range(len(refs))])
+        else:
+            actions = random_actions(rng, len(refs))
         obs, reward, terminated, truncated, info = env.step(actions)
         for i, ref in enumerate(refs):
             where = f"step {t} env {i}"
