@@ -117,7 +117,7 @@ def expert_actions(task: str, rng: np.random.Generator, obs: np.ndarray, noise: 
     from metaworld.policies import ENV_POLICY_MAP
 
     policy = ENV_POLICY_MAP[task]()
-    a = np.stack([policy.get_action(o) for o in obs]).astype(np.float32)
+    a = np.stack([policy.get_action(o[:39]) for o in obs]).astype(np.float32)  # without a one-hot
     return (a + rng.normal(0, noise, size=a.shape)).astype(np.float32)
 
 
