@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "envhive.checks": 0,
     "envhive.leaves": 0,
     "envhive.dmc_assets": 1,
+    "envhive.families": 1,
     "envhive.spaces": 0,
     "envhive.sdk": 0,
     "envhive.images": 0,

@@ -27,6 +27,7 @@ from envhive.envpool.kwargs import (
     translate_mujoco,
 )
 from envhive.errors import UnknownTaskError
+from envhive.families import metaworld as metaworld_envpool
 from envhive.registry import TaskSpec, reward_threshold, task_info
 from envhive.registry import make_spec as _hive_make_spec
 
@@ -183,6 +184,11 @@ def spec_of(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
         translate_atari(envpool_id, atari_game(info.doc, target), kwargs, view)
     elif info.family == "dmc":
         translate_dmc(envpool_id, dmc_task_name(info.doc), kwargs, out, view)
+    elif info.family == "metaworld" and envpool_id.startswith("MetaWorld/"):
+        try:
+            metaworld_envpool.translate_envpool(envpool_id, info.doc.split()[1], kwargs, view)
+        except ValueError as e:
+            raise EnvPoolArgumentError(str(e)) from e
     elif target.startswith("Pendulum-") and kwargs.pop("version", 1) != 1:
         raise EnvPoolArgumentError(f"{envpool_id}: envhive's Pendulum is version 1 (Gymnasium's Pendulum-v1)")
     elif target.startswith("FrozenLake") and "size" in kwargs:  # EnvPool's size: Gymnasium's map_name

@@ -11,6 +11,7 @@ import importlib.util
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from envhive.errors import MissingExtraError
 
@@ -78,3 +79,28 @@ def blas_dot_uses_fma() -> bool:
 def runtime() -> tuple[str, bool]:
     """What envhive._metaworld asks once per process: (assets folder, numpy's ddot uses FMA)."""
     return assets_dir(), blas_dot_uses_fma()
+
+
+# ----------------------------------------------------------------------------- EnvPool's MetaWorld ids
+# EnvPool 1.2.5's MetaWorld/<Name>-v3 config: frame_skip 5 and frame_stack 1 are Meta-World's own (fixed
+# here), task_name names the task, partially_observable (True) hides the goal, as envhive's kwarg does.
+ENVPOOL_FIXED = {"frame_skip": 5, "frame_stack": 1}
+
+
+def translate_envpool(envpool_id: str, task_name: str, kwargs: dict[str, Any], view: dict[str, Any]) -> None:
+    """EnvPool's MetaWorld kwargs -> envhive's, in place; a value envhive cannot run raises ValueError
+    naming both (envhive.envpool turns it into its EnvPoolArgumentError)."""
+    name = kwargs.pop("task_name", task_name)
+    if isinstance(name, bytes):
+        name = name.decode()
+    if name != task_name:
+        raise ValueError(f"{envpool_id} is Meta-World's {task_name!r}; task_name={name!r} names another task")
+    for key, fixed in ENVPOOL_FIXED.items():
+        value = kwargs.pop(key, fixed)
+        if value != fixed:
+            raise ValueError(
+                f"{envpool_id}: {key}={value!r}: Meta-World's Sawyer tasks step with {key} {fixed} (envhive runs "
+                "Meta-World's own MDP)"
+            )
+    view["task_name"] = task_name
+    view.update(ENVPOOL_FIXED)
