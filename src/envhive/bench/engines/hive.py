@@ -108,6 +108,10 @@ def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
         data = "-"  # the family reads no files
     elif family == "box2d":
         data = _loop_bench_images(binary, task)
+    elif family == "metaworld":
+        from envhive.families.metaworld import assets_dir
+
+        data = assets_dir()
     else:
         raise ValueError(f"no loop bench for the {family} family")
     return _run_loop_bench(binary, data, task, seconds, seed)
