@@ -114,8 +114,14 @@ void SawyerEnv::reset() {
   if (last_rand_vec_.empty() && settings_.plan->mode != RandVecMode::kSeeded && !unfrozen_)
     throw std::logic_error("Meta-World env reset before it was seeded");
   curr_path_length_ = 0;
-  reset_model();        // SawyerXYZEnv.reset
-  mj_resetData(m_, d_);  // MujocoEnv.reset
+  // SawyerXYZEnv.reset runs reset_model, then MujocoEnv.reset runs mj_resetData and reset_model again.
+  // The first pass's simulation is wiped by mj_resetData; what outlives it is its draws and its edits of
+  // the model (which the second pass's hand reset steps with), and those never read the arm's state:
+  // its 50 hand-reset steps are skipped (the lock-step tests hold every task to it).
+  first_pass_ = true;
+  reset_model();
+  first_pass_ = false;
+  mj_resetData(m_, d_);
   reset_model();
   write_frame(prev_frame_.data());
   std::copy(prev_frame_.begin(), prev_frame_.end(), obs_.begin());
@@ -151,7 +157,11 @@ StepResult SawyerEnv::step(const void* action) {
     throw std::runtime_error("You must reset the env manually once truncate==True");
   do_simulation(static_cast<double>(a[3]), static_cast<double>(-a[3]), kFrameSkip);
   ++curr_path_length_;
-  mj_forward(m_, d_);
+  // Meta-World runs mj_forward here for the observation. Only the kinematics are read, except by
+  // tasks whose reward asks for contact forces (touching_object completes the forward then): the
+  // rest of mj_forward's outputs are recomputed by the next mj_step from the same state.
+  mj_kinematics(m_, d_);
+  forwarded_ = false;
   make_obs(obs_.data());
   for (int i = 0; i < kObsSize; ++i) obs_[i] = npcompat::np_clip(obs_[i], obs_low_[i], obs_high_[i]);
   eval_ = evaluate_state(obs_.data(), a);
@@ -205,6 +215,7 @@ void SawyerEnv::set_state(const double* qpos, const double* qvel) {
   std::memcpy(d_->qpos, qpos, sizeof(double) * static_cast<size_t>(m_->nq));
   std::memcpy(d_->qvel, qvel, sizeof(double) * static_cast<size_t>(m_->nv));
   mj_forward(m_, d_);
+  forwarded_ = true;
 }
 
 void SawyerEnv::set_obj_xyz_default(const Vec3& pos) {
@@ -216,7 +227,7 @@ void SawyerEnv::set_obj_xyz_default(const Vec3& pos) {
 }
 
 void SawyerEnv::reset_hand(int steps) {
-  for (int i = 0; i < steps; ++i) {
+  for (int i = 0; i < (first_pass_ ? 0 : steps); ++i) {
     std::copy(hand_init_pos_.begin(), hand_init_pos_.end(), d_->mocap_pos + 3 * mocap_);
     double* q = d_->mocap_quat + 4 * mocap_;
     q[0] = 1, q[1] = 0, q[2] = 1, q[3] = 0;
@@ -231,6 +242,10 @@ void SawyerEnv::geom_quat(int id, double* q) const { quat_from_matrix(d_->geom_x
 void SawyerEnv::body_quat(int id, double* q) const { std::copy(d_->xquat + 4 * id, d_->xquat + 4 * id + 4, q); }
 
 bool SawyerEnv::touching_object(int object_geom) const {
+  if (!forwarded_) {  // the contacts and constraint forces of Meta-World's mj_forward after the step
+    mj_forward(m_, d_);
+    forwarded_ = true;
+  }
   const auto force = [&](int pad) {
     double sum = 0;  // Python's sum() of the contacts' efc_force, from 0
     for (int i = 0; i < d_->ncon; ++i) {

@@ -165,6 +165,8 @@ class SawyerEnv : public Env {
   std::array<double, kObsSize> obs_low_{}, obs_high_{};
   Eval eval_;
   int curr_path_length_ = 0;
+  mutable bool forwarded_ = true;
+  bool first_pass_ = false;  // the first of reset's two reset_model passes (see reset())  // d_ holds a full mj_forward of the current state (not kinematics only)
   int mocap_ = 0, right_finger_site_ = -1, left_finger_site_ = -1, hand_ = -1, rightclaw_ = -1, leftclaw_ = -1;
   int leftpad_geom_ = -1, rightpad_geom_ = -1;
   mujoco::RenderParams render_;
