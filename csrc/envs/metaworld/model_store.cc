@@ -7,6 +7,10 @@
 #include <optional>
 #include <stdexcept>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "../mujoco/mujoco_env.h"
 #include "numerics.h"
 
@@ -52,9 +56,18 @@ std::shared_ptr<const mjModel> task_model(const std::string& xml) {
     if (auto it = g_models.find(xml); it != g_models.end()) return it->second;
   }
   const std::string path = (std::filesystem::path(rt.assets_dir) / xml).string();
-  const mujoco::ModelPtr loaded = mujoco::load_model(path);
-  mjModel* m = mj_copyModel(nullptr, loaded.get());
-  if (!m) throw std::runtime_error("mj_copyModel failed");
+  mujoco::install_handlers();
+  char error[1024] = "";
+  mjModel* m = nullptr;
+  try {
+    m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+  } catch (const mujoco::MujocoError& e) {
+    throw std::invalid_argument("could not load Meta-World model " + path + ": " + e.what());
+  }
+  if (!m) throw std::invalid_argument("could not load Meta-World model " + path + ": " + error);
+#if defined(__GLIBC__)
+  malloc_trim(0);  // the compiler's scratch (tens of MB per model) back to the OS: an MT50 pool loads 44 models
+#endif
   std::shared_ptr<const mjModel> model(m, [](const mjModel* p) { mj_deleteModel(const_cast<mjModel*>(p)); });
   // SawyerMocapBase.reset_mocap_welds: every weld's data = (0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 5), the
   // fields MuJoCo 3 had (MuJoCo 4's twelfth keeps its compiled value, as the tests' shim does).
