@@ -25,15 +25,31 @@ NATIVE_TESTS := build/native-tests
 VENV_PUFFER := .venv-puffer
 PUFFERLIB := "pufferlib-core==3.0.23"
 
-.PHONY: gl-deps demo test install install-rllib lint typecheck native-test sanitize fuzz bench bench-puffer clean
+# The build's own requirements (pyproject.toml [build-system]), installed into the venv so rebuilds
+# reuse one CMake build dir (build/).
+BUILD_REQS := "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" \
+  "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5" "jaxlib>=0.10,<0.11"
+# CPU dispatch paths of another machine, forced on this one: numpy's SIMD kernels and OpenBLAS's
+# (AVX2: an AVX-512 machine taking an AVX2 machine's kernels; baseline: x86-64-v2, no AVX).
+DISPATCH_AVX2 := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Haswell
+DISPATCH_BASELINE := NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Nehalem
+# The lock-step tests against each family's reference (what CPU dispatch could change).
+LOCKSTEP_TESTS := tests/test_numpy_kernels.py $(wildcard tests/families/*/test_*_alignment.py)
+
+.PHONY: gl-deps demo test test-deep install install-rllib lint typecheck native-test sanitize fuzz bench bench-puffer clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-# Build requirements go into the venv so rebuilds reuse one CMake build dir (build/).
-$(VENV)/.installed: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5" "jaxlib>=0.10,<0.11"
+# The package alone, with its own dependencies (numpy, Gymnasium): what `make demo` runs.
+$(VENV)/.built: $(VENV)/bin/python $(SOURCES)
+	$(PIP) install --quiet $(BUILD_REQS)
+	$(PIP) install --quiet --no-build-isolation -e .
+	touch $@
+
+# The test stack on top: every extra, the trainers, the references (`make test`).
+$(VENV)/.installed: $(VENV)/.built
 	$(PIP) install --quiet --no-build-isolation -e ".[test,$(ADAPTERS)]"
 	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL) $(METAWORLD)
 	touch $@
@@ -70,16 +86,26 @@ gl-deps:
 
 install-rllib: $(VENV_RLLIB)/.installed
 
-demo: install
+# The package and numpy / Gymnasium only (no test stack), then the main job: CartPole on the pool
+# against Gymnasium's own vector envs.
+demo: $(VENV)/.built
 	$(VENV)/bin/envhive bench CartPole-v1 --num-envs 64 --seconds 2 --compare gymnasium-sync,gymnasium-async
 
-# pytest twice, at both ends of envhive's Gymnasium range: the newest release (.venv, every
-# trainer but RLlib, learning tests included) and 1.2.2 (.venv-rllib: RLlib, and the rest of the
-# suite without the other trainers' learning tests, which .venv already ran; the SDK's plug-in
-# build, tests/test_sdk.py, runs once, in .venv, which has the build tools).
+# pytest at both ends of envhive's Gymnasium range: the newest release (.venv: the whole suite but
+# RLlib and the families' deep lock-step matrices, learning tests included) and 1.2.2 (.venv-rllib:
+# RLlib, envhive.ray and the tests whose outcome depends on Gymnasium's version -- facades,
+# wrappers, adapters, the process backend; tests/conftest.py's GYMNASIUM_API_MODULES -- not every
+# family's lock-step tests again). `make test-deep` runs the rest.
 test: install install-rllib lint typecheck native-test
-	$(PY) -m pytest tests -m "not rllib"
-	$(VENV_RLLIB)/bin/python -m pytest tests -m "(rllib or not learning) and not sdk"
+	$(PY) -m pytest tests -m "not rllib and not deep" --durations=15
+	$(VENV_RLLIB)/bin/python -m pytest tests -m "(rllib or gymnasium_api) and not learning and not sdk and not deep" --durations=10
+
+# The families' deep lock-step matrices (seeds, autoreset modes, long episodes, frames, kwargs), and
+# the lock-step tests on the CPU dispatch paths of other machines (AVX2, baseline): .ci/run runs it.
+test-deep: install
+	$(PY) -m pytest tests -m "deep and not rllib" --durations=15
+	$(DISPATCH_AVX2) $(PY) -m pytest $(LOCKSTEP_TESTS) -m "not deep" -q
+	$(DISPATCH_BASELINE) $(PY) -m pytest $(LOCKSTEP_TESTS) -m "not deep" -q
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks csrc examples templates

@@ -20,6 +20,36 @@ if os.environ.get("MUJOCO_GL") not in ("egl", "osmesa"):
 RAY_TESTS = ["test_adapters_rllib.py", *sorted(p.name for p in Path(__file__).parent.glob("test_ray_*.py"))]
 collect_ignore = [] if importlib.util.find_spec("ray") else RAY_TESTS
 
+# The modules whose outcome depends on Gymnasium's version (its vector API and autoreset modes,
+# wrappers, spaces, registration and env checker, the trainers and the process backend built on
+# them): `make test` runs them at both ends of envhive's Gymnasium range. The families' lock-step
+# tests compare envhive with reference implementations, not with Gymnasium's API, and run once.
+GYMNASIUM_API_MODULES = {
+    "test_adapters_acme.py",
+    "test_adapters_rl_games.py",
+    "test_adapters_sb3.py",
+    "test_adapters_skrl.py",
+    "test_adapters_tianshou.py",
+    "test_adapters_torchrl.py",
+    "test_autoreset.py",
+    "test_backends.py",
+    "test_catalog.py",
+    "test_envpool_compat.py",
+    "test_episodes.py",
+    "test_gym_integration.py",
+    "test_process_adapters.py",
+    "test_process_api.py",
+    "test_process_lockstep.py",
+    "test_single.py",
+    "test_structured_obs.py",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in GYMNASIUM_API_MODULES:
+            item.add_marker(pytest.mark.gymnasium_api)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     # Gymnasium's reference CartPole-v0 is deprecated upstream; comparing against it is the point.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,9 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import envhive
+from envhive.testing import LockstepStats, assert_matches_reference, random_actions
+
+__all__ = ["LockstepStats", "random_actions"]  # re-exported for the tests that import them from here
 
 CLASSIC_TASKS = (
     "CartPole-v0",
@@ -55,7 +57,6 @@ DEFAULT_MAX_EPISODE_STEPS = {
     "Acrobot-v1": 500,
 }
 # Tasks whose trajectories need a tolerance against Gymnasium (all are bit-exact today).
-TOLERANCE: dict[str, float] = {}
 
 
 def gym_vec(task_id: str, num_envs: int, mode: str = "next_step", **kwargs: Any) -> gymnasium.vector.VectorEnv:
@@ -69,15 +70,6 @@ def gym_vec(task_id: str, num_envs: int, mode: str = "next_step", **kwargs: Any)
     )
 
 
-def random_actions(space: gymnasium.Space[Any], n: int, rng: np.random.Generator, overshoot: float = 1.5) -> np.ndarray:
-    """``n`` random actions for a single-env space; Box actions are float32 and overshoot the bounds."""
-    if isinstance(space, gymnasium.spaces.Discrete):
-        return rng.integers(space.start, space.start + space.n, size=n)
-    assert isinstance(space, gymnasium.spaces.Box)
-    low, high = space.low * overshoot, space.high * overshoot
-    return rng.uniform(low, high, size=(n, *space.shape)).astype(np.float32)
-
-
 def assert_same(actual: Any, expected: Any, atol: float = 0.0, what: str = "") -> None:
     """Bit-exact equality when ``atol`` is 0, else absolute tolerance ``atol``."""
     actual = np.asarray(actual)
@@ -89,17 +81,6 @@ def assert_same(actual: Any, expected: Any, atol: float = 0.0, what: str = "") -
         np.testing.assert_allclose(actual, expected, rtol=0, atol=atol, err_msg=what)
 
 
-@dataclass
-class LockstepStats:
-    steps: int = 0
-    terminated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
-    truncated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
-
-    @property
-    def episodes(self) -> np.ndarray:
-        return self.terminated + self.truncated
-
-
 def lockstep(
     hive: envhive.HiveVectorEnv,
     gym_env: gymnasium.vector.VectorEnv,
@@ -107,87 +88,15 @@ def lockstep(
     seed: int,
     n_steps: int,
     policy: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None,
-    atol: float = 0.0,
     action_seed: int = 0,
     infos: bool = False,
 ) -> LockstepStats:
-    """Run envhive and Gymnasium side by side with the same actions and compare every output.
-
-    envhive was made with ``seed=seed``; Gymnasium is reset with ``reset(seed=seed)``. Checks obs,
-    rewards, flags and (SAME_STEP) final observations, and that ``info['elapsed_step']`` counts
-    the steps of the current episode. In DISABLED mode ended envs are reset with a reset_mask on
-    both. ``policy(obs, rng)`` picks actions (default: random, overshooting Box bounds). With
-    ``infos``, every info Gymnasium reports (reset, step, SAME_STEP final_info) is compared too
-    (``assert_infos_equal``).
-    """
-    n = hive.num_envs
-    rng = np.random.default_rng(action_seed)
-    if policy is None:
-
-        def policy(_obs: np.ndarray, r: np.random.Generator) -> np.ndarray:
-            return random_actions(hive.single_action_space, n, r)
-
-    h_obs, h_info = hive.reset()
-    g_obs, g_info = gym_env.reset(seed=seed)
-    assert_same(h_obs, g_obs, atol, "reset obs")
-    if infos:
-        assert_infos_equal(h_info, g_info, "reset")
-    np.testing.assert_array_equal(h_info["env_id"], np.arange(n))
-    np.testing.assert_array_equal(h_info["elapsed_step"], np.zeros(n))
-    elapsed = np.zeros(n, dtype=np.int64)
-    ended = np.zeros(n, dtype=bool)
-    stats = LockstepStats(terminated=np.zeros(n, dtype=int), truncated=np.zeros(n, dtype=int))
-    for t in range(n_steps):
-        actions = policy(h_obs, rng)
-        h_obs, h_rew, h_term, h_trunc, h_info = hive.step(actions.copy())
-        g_obs, g_rew, g_term, g_trunc, g_info = gym_env.step(actions.copy())
-        where = f"step {t}"
-        assert_same(h_obs, g_obs, atol, f"{where} obs")
-        assert_same(h_rew, g_rew, atol, f"{where} reward")
-        np.testing.assert_array_equal(h_term, g_term, err_msg=f"{where} terminated")
-        np.testing.assert_array_equal(h_trunc, g_trunc, err_msg=f"{where} truncated")
-        np.testing.assert_array_equal(h_info["env_id"], np.arange(n))
-        if infos:
-            assert_infos_equal(h_info, g_info, where)
-            if mode == "same_step" and "final_info" in g_info:
-                assert_infos_equal(h_info["final_info"], g_info["final_info"], f"{where} final_info")
-
-        done = h_term | h_trunc
-        # NEXT_STEP: the step after an episode ended is the reset (elapsed 0).
-        elapsed = np.where(ended, 0, elapsed + 1) if mode == "next_step" else elapsed + 1
-        if mode == "same_step":
-            assert ("_final_obs" in h_info) == ("_final_obs" in g_info) == bool(done.any()), where
-            if done.any():
-                np.testing.assert_array_equal(h_info["_final_obs"], done, err_msg=where)
-                np.testing.assert_array_equal(h_info["_final_obs"], g_info["_final_obs"], err_msg=where)
-                np.testing.assert_array_equal(h_info["_final_info"], done, err_msg=where)
-                np.testing.assert_array_equal(h_info["_final_info"], g_info["_final_info"], err_msg=where)
-                assert h_info["final_obs"].dtype == object and h_info["final_obs"].shape == (n,)
-                # Gymnasium's classic tasks report no info; envhive's final_info holds its own fields.
-                assert set(g_info["final_info"]) <= set(h_info["final_info"]), where
-                final_info = h_info["final_info"]
-                for i in range(n):
-                    if done[i]:
-                        assert_same(h_info["final_obs"][i], g_info["final_obs"][i], atol, f"{where} final_obs[{i}]")
-                        assert final_info["elapsed_step"][i] == elapsed[i], where
-                    else:
-                        assert h_info["final_obs"][i] is None, where
-            elapsed = np.where(done, 0, elapsed)
-        np.testing.assert_array_equal(h_info["elapsed_step"], elapsed, err_msg=f"{where} elapsed_step")
-        stats.terminated += h_term
-        stats.truncated += h_trunc
-        stats.steps += 1
-        ended = done
-        if mode == "disabled" and done.any():
-            h_obs, h_info = hive.reset(options={"reset_mask": done.copy()})
-            g_obs, g_info = gym_env.reset(options={"reset_mask": done.copy()})
-            assert_same(h_obs, g_obs, atol, f"{where} masked reset obs")
-            if infos:
-                assert_infos_equal(h_info, g_info, f"{where} masked reset")
-            elapsed = np.where(done, 0, elapsed)
-            np.testing.assert_array_equal(h_info["elapsed_step"], elapsed, err_msg=f"{where} masked reset")
-            ended = np.zeros(n, dtype=bool)
-    return stats
+    """envhive.testing.assert_matches_reference of ``hive`` (made with ``seed``, in autoreset
+    ``mode``) against Gymnasium's ``gym_env``: every output bit for bit."""
+    assert hive.autoreset_mode == GYM_MODES[mode], (hive.autoreset_mode, mode)
+    return assert_matches_reference(
+        hive, gym_env, seed=seed, steps=n_steps, policy=policy, action_seed=action_seed, infos=infos
+    )
 
 
 def assert_infos_equal(h_info: dict[str, Any], g_info: dict[str, Any], where: str) -> None:

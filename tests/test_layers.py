@@ -32,7 +32,6 @@ LAYERS: dict[str, int] = {
     "envhive.errors": 0,
     "envhive.checks": 0,
     "envhive.leaves": 0,
-    "envhive.dmc_assets": 1,
     "envhive.families": 1,
     "envhive.spaces": 0,
     "envhive.sdk": 0,
@@ -64,6 +63,7 @@ DM_CONTROL_REFERENCE = (
     "dm_control's reference (Gymnasium and dm_control) is imported only in its engine's worker process"
 )
 TRAINER_ENGINE = "a trainer (an optional extra) is imported only in its engine's worker process"
+MEASURED_ENGINE = "a measured engine is imported only in its own worker process"
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
@@ -71,6 +71,9 @@ LAZY_ALLOWED = {
     ("envhive.envpool.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.bench.engines.hive", "envhive"): "a measured engine is imported only in its own worker process",
+    ("envhive.bench.engines.hive", "envhive.families"): MEASURED_ENGINE,
+    ("envhive.bench.engines.hive", "envhive.catalog.builds"): MEASURED_ENGINE,
+    ("envhive.bench.engines.reference", "envhive.families"): MEASURED_ENGINE,
     ("envhive.bench.engines.hive", "envhive.catalog"): "a measured engine is imported only in its own worker process",
     ("envhive.bench.engines.trainers", "envhive.adapters.sb3"): TRAINER_ENGINE,
     ("envhive.bench.engines.trainers", "envhive.adapters.rl_games"): TRAINER_ENGINE,
@@ -87,7 +90,7 @@ LAZY_ALLOWED = {
     ): "a measured engine is imported only in its own worker process",
     **{
         (f"envhive.bench.engines.{engine}", "envhive.bench.dm_control_env"): DM_CONTROL_REFERENCE
-        for engine in ("reference", "dmc", "hive")
+        for engine in ("reference", "dmc")
     },
 }
 

@@ -14,7 +14,9 @@
 
 #include "../core/task.h"
 #include "module_tasks.h"
+#include "family_registration.h"
 #include "native_pool.h"
+#include "numpy_kernel_install.h"
 #include "protocol.h"
 #include "spec_types.h"
 
@@ -24,8 +26,18 @@ using namespace envhive::bindings;
 
 namespace {
 
+// The registry once envhive has registered the module's families (register_families): every call
+// that reads tasks goes through it.
+TaskRegistry& registered_tasks() {
+  if (!module_registered())
+    throw nb::value_error(
+        "this family module's tasks are not registered yet: envhive.catalog registers them when it loads the "
+        "module (import envhive and make a task; do not import the module directly)");
+  return task_registry();
+}
+
 const TaskDef& find_task(const std::string& id) {
-  if (const TaskDef* t = task_registry().find(id)) return *t;
+  if (const TaskDef* t = registered_tasks().find(id)) return *t;
   throw nb::key_error(("unknown task id '" + id + "'").c_str());
 }
 
@@ -80,12 +92,13 @@ nb::object render_json(const RenderSpec& r) {
 // from a Gymnasium not installed where it builds) are left out: envhive then asks the module.
 nb::dict task_manifest() {
   nb::dict tasks;
-  for (const TaskDef& t : task_registry().tasks()) {
+  for (const TaskDef& t : registered_tasks().tasks()) {
     nb::dict entry;
     entry["family"] = t.meta.family;
     entry["doc"] = t.meta.doc;
     entry["max_episode_steps"] = t.meta.max_episode_steps;
     entry["hidden"] = t.meta.hidden;
+    entry["task_time_limit"] = t.meta.task_time_limit;
     nb::list config;
     for (const auto& f : t.config) config.append(nb::make_tuple(f.name, config_value_to_py(f.default_value), f.doc));
     entry["config"] = config;
@@ -133,17 +146,13 @@ NB_MODULE(ENVHIVE_MODULE_NAME, m) {
   m.attr("ENVHIVE_VERSION") = ENVHIVE_VERSION_STRING;
   m.attr("BUILD_ABI") = build_abi();
 
-  if (task_registry().tasks().empty()) {
-    try {
-      register_module_tasks(task_registry());
-    } catch (const std::exception& e) {
-      throw nb::import_error(e.what());
-    }
-  }
+  // numpy's own loops and BLAS for the tasks (core/numpy_kernels.h), before any task is registered.
+  install_numpy_kernels();
+  bind_family_registration(m);
 
   m.def("task_ids", [] {
     std::vector<std::string> ids;
-    for (const auto& t : task_registry().tasks()) ids.push_back(t.meta.id);
+    for (const auto& t : registered_tasks().tasks()) ids.push_back(t.meta.id);
     return ids;
   });
   m.def("task_info", &task_info, nb::arg("task_id"));
@@ -161,6 +170,7 @@ NB_MODULE(ENVHIVE_MODULE_NAME, m) {
   m.def(
       "set_image_reader", [](nb::object reader) { image_reader() = std::move(reader); }, nb::arg("reader"),
       "The function that reads a render image: path -> (height, width, 4) uint8 array.");
+  bind_numpy_kernel_checks(m);
   m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); });
 
   bind_module_extras(m);

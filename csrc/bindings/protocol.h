@@ -15,7 +15,7 @@ namespace envhive::bindings {
 
 // The interface between a module and envhive's Python package; bump it whenever module.cc,
 // native_pool.cc or spec_types.cc change what Python sees.
-inline constexpr int kProtocol = 3;
+inline constexpr int kProtocol = 4;
 
 // The compiler, binding library and C++ runtime a module was built with, as
 // "<compiler>-<major>.<minor> nanobind-<major>.<minor> <runtime>" (its manifest records it; envhive.catalog

@@ -181,6 +181,7 @@ void bind_spec_types(nb::module_& m) {
       .def_prop_ro("max_episode_steps", [](const TaskInfo& t) { return t.meta.max_episode_steps; })
       .def_prop_ro("reset_options", [](const TaskInfo& t) { return t.meta.reset_options; })
       .def_prop_ro("hidden", [](const TaskInfo& t) { return t.meta.hidden; })
+      .def_prop_ro("task_time_limit", [](const TaskInfo& t) { return t.meta.task_time_limit; })
       .def_ro("config", &TaskInfo::config);
 }
 

@@ -10,9 +10,13 @@ QUALIFIED_NAME is the module's import name (``envhive._native``, ``mypkg._envs``
   libmujoco or ALE). See envhive.catalog.
 - ``<name>.pyi``, the module's type stubs (nanobind's stub generator), shipped with ``py.typed``.
 
-A built-in module that cannot be imported here (e.g. ale-py, which holds the ROMs, is missing from the
-build environment) gets neither file: envhive then loads it to list its tasks. A plug-in's module
-must load where it builds (a bad task declaration or registration fails its build).
+The module is registered as envhive registers it when it loads (``register_families``): each
+family with its DATA, the folders of installed packages, found here the way envhive.catalog finds
+them (a family's Python resolver is envhive's only: tasks whose spaces need it are listed without
+spaces, and envhive loads the module for them). A built-in module that cannot be registered here
+(e.g. ale-py, which holds the ROMs, is missing from the build environment) gets neither file:
+envhive then loads it to list its tasks. A plug-in's module must load and register where it builds
+(a bad task declaration or registration fails its build).
 """
 
 from __future__ import annotations
@@ -22,6 +26,23 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+
+
+def family_data(declarations: list[tuple[str, str, str, str]]) -> dict[str, dict[str, str]]:
+    """DATA ``(family, key, package, path)`` -> ``{family: {key: <package's folder>/<path>}}``, as
+    envhive.catalog.builds.family_data (this script runs before envhive is importable)."""
+    out: dict[str, dict[str, str]] = {}
+    for family, key, package, path in declarations:
+        try:
+            spec = importlib.util.find_spec(package)
+        except ImportError:
+            spec = None
+        folders = [] if spec is None else list(spec.submodule_search_locations or [])
+        if not folders and spec is not None and spec.origin:
+            folders = [str(Path(spec.origin).parent)]
+        if folders:
+            out.setdefault(family, {})[key] = str(Path(folders[0]) / path)
+    return out
 
 
 def main(module_file: str, qualified: str, out_dir: str) -> int:
@@ -37,6 +58,7 @@ def main(module_file: str, qualified: str, out_dir: str) -> int:
     try:
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
+        module.register_families(family_data(module.DATA_DECLARATIONS), {})
     except ImportError as e:
         if not qualified.startswith("envhive."):  # a plug-in: its tasks must register where it builds
             print(f"envhive: {qualified} cannot be loaded to write its task manifest: {e}", file=sys.stderr)

@@ -2,7 +2,15 @@
 // single-threaded C++ loop, no pool and no Python. Each family's loop_bench.cc is a main() that
 // calls run_loop_bench with its register function.
 //
-//   <family>_loop_bench DATA_DIR TASK_ID [SECONDS] [SEED]
+//   <family>_loop_bench TASK_ID [SECONDS] [SEED] [KEY=VALUE ...]
+//   <family>_loop_bench --images TASK_ID [KEY=VALUE ...]
+//
+// KEY=VALUE: the family's data (FamilyData::value), as envhive hands it when the module loads
+// (envhive.bench's loop-bench engine passes the family's DATA, resolved, and what its descriptor
+// adds). Images a task's observations draw (TaskMeta::images_at_start: CarRacing's glyphs, which
+// only pygame makes) come from Python too: `--images TASK_ID` lists them (name, source), and the
+// caller writes each as <images_dir>/<name, '/' as '__'>.rgba (int32 width, int32 height, then the
+// RGBA bytes) and passes images_dir=<that folder>.
 //
 // The task's default config, random actions drawn up front (uniform in a Box's bounds, or over
 // a Discrete's values), reset on termination and at the time limit, observation and infos
@@ -15,31 +23,73 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "render.h"
 #include "task.h"
 
 namespace envhive {
 
-using RegisterFamily = void (*)(TaskRegistry&, const std::string&);
+using RegisterFamily = void (*)(TaskRegistry&, const FamilyData&);
+
+// The images the tasks' observations draw from the start, read from `dir` into RenderImages.
+inline void load_start_images(const TaskRegistry& registry, const std::string& dir) {
+  for (const auto& task : registry.tasks()) {
+    if (!task.meta.images_at_start) continue;
+    for (const auto& [name, source] : task.meta.render_images) {
+      std::string file = name;
+      for (size_t p = file.find('/'); p != std::string::npos; p = file.find('/', p + 2)) file.replace(p, 1, "__");
+      std::ifstream in(dir + "/" + file + ".rgba", std::ios::binary);
+      if (!in) continue;  // the task then fails at its first reset, naming the image
+      int32_t size[2];
+      in.read(reinterpret_cast<char*>(size), sizeof(size));
+      RgbaImage img;
+      img.width = size[0];
+      img.height = size[1];
+      img.rgba.resize(static_cast<size_t>(size[0]) * static_cast<size_t>(size[1]) * 4);
+      in.read(reinterpret_cast<char*>(img.rgba.data()), static_cast<std::streamsize>(img.rgba.size()));
+      RenderImages::get().put(name, std::move(img));
+    }
+  }
+}
 
 inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s DATA_DIR TASK_ID [SECONDS] [SEED]\n", argv[0]);
+  std::vector<std::string> positional;  // TASK_ID [SECONDS] [SEED], or --images TASK_ID
+  std::map<std::string, std::string> values;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos)
+      positional.push_back(arg);
+    else
+      values[arg.substr(0, eq)] = arg.substr(eq + 1);
+  }
+  const bool list_images = !positional.empty() && positional[0] == "--images";
+  if (list_images) positional.erase(positional.begin());
+  if (positional.empty()) {
+    std::fprintf(stderr, "usage: %s [--images] TASK_ID [SECONDS] [SEED] [KEY=VALUE ...]\n", argv[0]);
     return 2;
   }
-  const std::string task_id = argv[2];
-  const double seconds = argc > 3 ? std::atof(argv[3]) : 3.0;
-  const uint64_t seed = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0;
+  const std::string task_id = positional[0];
+  const double seconds = positional.size() > 1 ? std::atof(positional[1].c_str()) : 3.0;
+  const uint64_t seed = positional.size() > 2 ? std::strtoull(positional[2].c_str(), nullptr, 10) : 0;
+  const FamilyData data(argv[0], std::move(values), {});
   TaskRegistry registry;
-  register_family(registry, argv[1]);
+  register_family(registry, data);
+  if (data.has("images_dir")) load_start_images(registry, data.value("images_dir"));
   const TaskDef* task = registry.find(task_id);
   if (!task) {
     std::fprintf(stderr, "unknown task %s\n", task_id.c_str());
     return 2;
+  }
+  if (list_images) {
+    if (task->meta.images_at_start)
+      for (const auto& [name, source] : task->meta.render_images) std::printf("%s\t%s\n", name.c_str(), source.c_str());
+    return 0;
   }
   const Config config = task->resolve_config({});
   const Spaces spaces = task->resolve_spaces(config);

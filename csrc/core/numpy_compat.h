@@ -6,11 +6,14 @@
 //   `x * x` differ in about 0.1% of cases; GCC would rewrite pow(x, 2.0) into x * x, so the
 //   exponent is hidden from the optimiser.
 // - py_mod: Python's / NumPy's float `%` (fmod adjusted to the sign of the divisor).
-// - np_sinf / np_cosf: NumPy's float32 sin/cos ufunc loops (Cody-Waite reduction + minimax
-//   polynomials with FMA), which NumPy uses instead of libm on CPUs with FMA3 (x86-64-v3 and up,
-//   and ARM64). float64 np.sin/np.cos go to libm, i.e. std::sin/std::cos.
+// - np_sinf / np_cosf: NumPy's float32 sin/cos ufunc loops on CPUs with FMA3 (x86-64-v3 and up,
+//   and ARM64): Cody-Waite reduction + minimax polynomials with FMA. Tasks call numpy's own loop
+//   (npk::scalar_f32 in numpy_kernels.h), which is this on such CPUs and something else on others;
+//   this is its fallback without Python. float64 np.sin/np.cos are libm's sin/cos in NumPy 2.x
+//   (tests/test_numpy_kernels.py checks it on the running CPU).
 // - f32: a bound Gymnasium declares as a float32 array, as the double it rounds to.
-// - np_sum / np_sum_squares / np_clip / np_norm: numpy's pairwise summation and friends.
+// - np_sum / np_sum_squares / np_clip: numpy's pairwise summation and friends (deterministic on every
+//   CPU; np.linalg.norm, np.dot and numpy's transcendental functions are not: numpy_kernels.h).
 // - NpScalar: a double-or-float32 scalar that follows NEP 50 promotion, for code paths whose
 //   dtypes change from step to step (MountainCarContinuous).
 #pragma once
@@ -76,13 +79,6 @@ inline double np_sum_squares_clipped(const double* a, size_t n, double lo, doubl
     const double v = np_clip(a[i], lo, hi);
     return v * v;
   });
-}
-
-// np.linalg.norm of a small vector: sqrt(x . x).
-inline double np_norm(const double* a, size_t n) {
-  double s = 0.0;
-  for (size_t i = 0; i < n; ++i) s += a[i] * a[i];
-  return std::sqrt(s);
 }
 
 // Keep the compiler from treating `v` as a known constant (so pow(x, 2.0) stays a pow call).

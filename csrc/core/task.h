@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "env.h"
+#include "family_data.h"
 #include "spec.h"
 
 namespace envhive {
@@ -45,6 +46,9 @@ struct TaskMeta {
   // The task's observations draw its render images too (CarRacing's reward text): the bindings
   // read them when a pool is made, not at its first frame.
   bool images_at_start = false;
+  // max_episode_steps is part of the task, not only a truncation (minigrid's max_steps scales its
+  // success reward): a single env keeps it, and Gymnasium registers no TimeLimit around the id.
+  bool task_time_limit = false;
 };
 
 // The declaration of the config field every task has (its doc is written once, here).
@@ -75,6 +79,8 @@ class TaskRegistry {
   void replace(TaskDef def);
   const TaskDef* find(const std::string& id) const;
   const std::vector<TaskDef>& tasks() const { return tasks_; }
+  // Forgets every task (a registration that failed half way).
+  void clear() { tasks_.clear(); }
 
  private:
   static void check(const TaskDef& def);

@@ -73,3 +73,8 @@ class PoolClosedError(ValueError):
 class PoolBusyError(RuntimeError):
     """A call from a second thread while another thread's call is inside the pool: a pool serves
     one thread at a time."""
+
+
+class EnvPoolArgumentError(ValueError, AssertionError):
+    """A bad kwarg value given through ``envhive.envpool``. EnvPool asserts on these, so this is both a
+    ValueError and an AssertionError."""

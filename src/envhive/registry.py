@@ -328,7 +328,8 @@ def register_gymnasium_envs(ids: Sequence[str] | None = None) -> None:
             id=full,
             entry_point="envhive.single:HiveEnv",
             vector_entry_point="envhive.vector:vector_entry_point",
-            max_episode_steps=info.max_episode_steps or None,
+            # a task that keeps its own limit (minigrid) is registered without one, as its reference is
+            max_episode_steps=None if info.task_time_limit else info.max_episode_steps or None,
             reward_threshold=reward_threshold(task_id),
             kwargs={"task_id": task_id},
         )

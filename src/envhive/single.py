@@ -22,7 +22,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envhive.registry import POOL_KWARGS, make_spec
+from envhive.registry import POOL_KWARGS, make_spec, task_info
 from envhive.vector import HiveVectorEnv
 
 # Pool kwargs a single env does not take: it is one env, seeded through reset(seed=...), and the
@@ -41,20 +41,27 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         self, task_id: str, *, render_mode: str | None = None, max_episode_steps: int | None = None, **kwargs: Any
     ) -> None:
         """``kwargs`` are the task's own (e.g. Pendulum's ``g``); ``max_episode_steps`` (default:
-        none, like any unwrapped Gymnasium env) makes the pool truncate episodes itself."""
+        none, like any unwrapped Gymnasium env; the task's own for a task whose limit is part of it,
+        like minigrid's max_steps) makes the pool truncate episodes itself."""
         pool_kwargs = sorted(_NOT_FOR_A_SINGLE_ENV & set(kwargs))
         if pool_kwargs:
             raise TypeError(
                 f"{task_id}: a single env takes no {', '.join(repr(k) for k in pool_kwargs)}: seed it with "
                 "reset(seed=...); for many envs use gymnasium.make_vec or envhive.make"
             )
+        if max_episode_steps is None:
+            # none, like any unwrapped Gymnasium env -- unless the limit is the task's own (minigrid's
+            # max_steps, which scales its reward): then the task's default, as minigrid's env keeps it
+            info = task_info(task_id)
+            max_episode_steps = info.max_episode_steps if info.task_time_limit else 0
         spec = make_spec(
             task_id,
             num_envs=1,
             seed=None,  # unseeded like Gymnasium's envs: fresh entropy until reset(seed=...)
             autoreset_mode="disabled",  # a single env never resets by itself
-            max_episode_steps=max_episode_steps or 0,
+            max_episode_steps=max_episode_steps,
             render_mode=render_mode,
+            text_observations="str",  # a Text leaf (BabyAI's mission) is a str, as its space contains
             **kwargs,
         )
         self._vec = HiveVectorEnv(spec)
@@ -84,7 +91,7 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         pool_options = {name: np.asarray(value, dtype=np.float64)[None] for name, value in (options or {}).items()}
         obs, info = self._vec.reset(seed=seed, options=pool_options or None)
         self._ended = False
-        return _first(obs), self._info(info)
+        return _first(obs, self.observation_space), self._info(info)
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._ended:
@@ -96,7 +103,7 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         obs, reward, terminated, truncated, info = self._vec.step(self._action)
         done, cut = bool(terminated[0]), bool(truncated[0])
         self._ended = done or cut
-        return _first(obs), float(reward[0]), done, cut, self._info(info)
+        return _first(obs, self.observation_space), float(reward[0]), done, cut, self._info(info)
 
     def render(self) -> np.ndarray | None:
         """The env's frame, ``(height, width, 3)`` uint8 (``render_mode="rgb_array"``), drawn on the
@@ -133,10 +140,11 @@ class HiveEnv(gymnasium.Env[Any, Any]):
         return {name: info[name][0] for name in self._info_names}
 
 
-def _first(obs: Any) -> Any:
-    """Env 0's observation of a one-env batch (every leaf's row 0 for a Dict or Tuple)."""
-    if isinstance(obs, dict):
-        return {key: _first(value) for key, value in obs.items()}
-    if isinstance(obs, tuple):
-        return tuple(_first(value) for value in obs)
+def _first(obs: Any, space: spaces.Space[Any]) -> Any:
+    """Env 0's observation of a one-env batch: every leaf's row 0, through the space's Dict and
+    Tuple nesting (a Text leaf's batch is a tuple of str, its row 0 a str)."""
+    if isinstance(space, spaces.Dict):
+        return {key: _first(obs[key], sub) for key, sub in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_first(value, sub) for value, sub in zip(obs, space.spaces, strict=True))
     return obs[0]

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include "atari_env.h"
 
@@ -165,7 +167,12 @@ Spaces AtariEnv::spaces(const Config& c, const RomPtr& rom) { return atari_space
 
 }  // namespace atari
 
-void register_atari(TaskRegistry& registry, const std::string& rom_dir) {
+void register_atari(TaskRegistry& registry, const FamilyData& data) {
+  const char* env_dir = std::getenv("ALE_ROMS_DIR");
+  const std::string rom_dir = env_dir != nullptr && *env_dir != 0 ? std::string(env_dir) : data.value("rom_dir");
+  if (!std::filesystem::is_directory(rom_dir))
+    throw std::runtime_error("ale-py has no ROM folder at " + rom_dir +
+                             "; reinstall it: pip install --force-reinstall ale-py==" ENVHIVE_ALE_VERSION);
   ale::Logger::setMode(ale::Logger::Error);  // ALE greets on every construction otherwise
   std::vector<std::filesystem::path> roms;
   for (const auto& entry : std::filesystem::directory_iterator(rom_dir))

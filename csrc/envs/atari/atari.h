@@ -9,6 +9,8 @@
 namespace envhive {
 
 // rom_dir: the installed ale-py wheel's ale_py/roms (located by the bindings).
-void register_atari(TaskRegistry& registry, const std::string& rom_dir);
+// One task per ROM of `rom_dir` (DATA: the installed ale-py wheel's ROMs), or of $ALE_ROMS_DIR where set, as
+// ale-py honours it.
+void register_atari(TaskRegistry& registry, const FamilyData& data);
 
 }  // namespace envhive

@@ -1,4 +1,4 @@
-// atari_loop_bench ROM_DIR TASK_ID [SECONDS] [SEED]: the single-thread limit (core/loop_bench.h).
+// atari_loop_bench TASK_ID [SECONDS] [SEED] rom_dir=ROM_DIR: the single-thread limit (core/loop_bench.h).
 #include "../../core/loop_bench.h"
 #include "atari.h"
 

@@ -13,7 +13,7 @@
 //  - INTER_LINEAR (and INTER_AREA when upscaling along an axis): 11-bit fixed point weights; the
 //    vertical pass is OpenCV's SIMD formula (VResizeLinearVec_32s8u: each row's value shifted
 //    right by 4, multiplied by its weight keeping the high 16 bits, summed, then (v + 2) >> 2),
-//    which OpenCV 4.10 to 5.0 apply to whole rows (verified against cv2 by tests/test_atari_resize.py).
+//    which OpenCV 4.10 to 5.0 apply to whole rows (verified against cv2 by tests/families/atari/test_atari_frames.py).
 #pragma once
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // SSE2 at every level (wider floating point measured slower overall, docs/envs.md).
 //
 // Every level computes the same bytes (tests/native/test_palette.cc checks each against the plain
-// table, tests/test_atari_resize.py each against ALE's own screens); the cap exists to test and
+// table, tests/families/atari/test_atari_frames.py each against ALE's own screens); the cap exists to test and
 // compare the lower levels on a machine that has the higher ones.
 #pragma once
 

@@ -12,7 +12,7 @@
 # FMA: its disassembly has no vfmadd) without -ffast-math, so every float operation is an IEEE
 # single-precision one in source order; sin/cos/atan2/sqrt come from the same glibc at run time.
 # Compiling the same sources with -ffp-contract=off (no FMA contraction on any target) and no
-# fast-math gives the same results; tests/test_box2d_alignment.py checks them bit for bit against
+# fast-math gives the same results; tests/families/box2d/test_box2d_alignment.py checks them bit for bit against
 # the wheel.
 #
 # pybox2d's b2Settings.h routes b2Assert to Python (it includes <Python.h> and calls

@@ -4,8 +4,8 @@
 // reset() stores the state as float32 (uniform(...).astype(np.float32)); step() widens it to
 // float64 (np.append with the Python-float torque) and rk4 returns float64, so the state is
 // float64 from the first step on. The reset observation therefore applies NumPy's float32
-// cos/sin (np_cosf / np_sinf), all later ones glibc's float64 cos/sin. `x ** 2` on float64
-// scalars is glibc pow (py_pow), not x * x.
+// cos/sin loops (npk::scalar_f32: numpy's own, SIMD or not by CPU), all later ones float64 cos/sin,
+// which are glibc's in NumPy 2.x. `x ** 2` on float64 scalars is glibc pow (py_pow), not x * x.
 #pragma once
 
 #include <cmath>
@@ -17,6 +17,7 @@
 #include "../../core/task.h"
 #include "classic_spaces.h"
 #include "../../core/numpy_compat.h"
+#include "../../core/numpy_kernels.h"
 #include "render/scenes.h"
 
 namespace envhive::classic_control {
@@ -77,10 +78,10 @@ class AcrobotEnv final : public Env {
     float* out = static_cast<float*>(dst);
     if (state_is_f32_) {
       const float s0 = state_f32_[0], s1 = state_f32_[1];
-      out[0] = npcompat::np_cosf(s0);
-      out[1] = npcompat::np_sinf(s0);
-      out[2] = npcompat::np_cosf(s1);
-      out[3] = npcompat::np_sinf(s1);
+      out[0] = npk::scalar_f32(npk::Ufunc::kCosF32, s0);
+      out[1] = npk::scalar_f32(npk::Ufunc::kSinF32, s0);
+      out[2] = npk::scalar_f32(npk::Ufunc::kCosF32, s1);
+      out[3] = npk::scalar_f32(npk::Ufunc::kSinF32, s1);
     } else {
       out[0] = static_cast<float>(std::cos(state_[0]));
       out[1] = static_cast<float>(std::sin(state_[0]));

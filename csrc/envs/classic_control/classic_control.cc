@@ -8,7 +8,8 @@
 
 namespace envhive {
 
-void register_classic_control(TaskRegistry& registry, const std::string& assets_dir) {
+void register_classic_control(TaskRegistry& registry, const FamilyData& data) {
+  const std::string assets_dir = data.has("images_dir") ? data.value("images_dir") : std::string();
   using namespace classic_control;
   const std::string family = "classic_control";
   for (const auto& [id, steps] : {std::pair{"CartPole-v0", 200}, std::pair{"CartPole-v1", 500}})

@@ -9,6 +9,8 @@ namespace envhive {
 
 // `assets_dir`: Gymnasium's envs/classic_control/assets folder (Pendulum's renderer draws its
 // clockwise.png), or "" when it cannot be found (then only rendering Pendulum fails, saying so).
-void register_classic_control(TaskRegistry& registry, const std::string& assets_dir);
+// Gymnasium's classic-control tasks; `images_dir` (DATA: Gymnasium's classic-control assets) holds what
+// their frames draw.
+void register_classic_control(TaskRegistry& registry, const FamilyData& data);
 
 }  // namespace envhive

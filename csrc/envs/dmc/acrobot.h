@@ -37,7 +37,7 @@ class AcrobotEnv final : public DmcEnv {
     double tip_to_target[3];
     for (int k = 0; k < 3; ++k) tip_to_target[k] = d_->site_xpos[3 * target_ + k] - d_->site_xpos[3 * tip_ + k];
     const double target_radius = m_->site_size[3 * target_];
-    return tolerance(linalg_norm(tip_to_target, 3), {.lower = 0, .upper = target_radius, .margin = sparse_ ? 0.0 : 1.0});
+    return tolerance(npk::norm(tip_to_target, 3), {.lower = 0, .upper = target_radius, .margin = sparse_ ? 0.0 : 1.0});
   }
 
  private:

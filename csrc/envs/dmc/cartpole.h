@@ -48,7 +48,8 @@ class CartpoleEnv final : public DmcEnv {
     if (sparse_) {
       const double cart_in_bounds = tolerance(cart_position(), {.lower = -.25, .upper = .25});
       double angle_in_bounds = 1.0;
-      for (int b = 2; b < m_->nbody; ++b) angle_in_bounds *= tolerance(xmat(b, 2, 2), {.lower = .995, .upper = 1}, Arg::kArray);
+      for (int b = 2; b < m_->nbody; ++b)  // pole_angle_cosine(): xmat[2:, 'zz']
+        angle_in_bounds *= tolerance(xmat(b, 2, 2), {.lower = .995, .upper = 1}, Arg::array(poles));
       return cart_in_bounds * angle_in_bounds;
     }
     double upright_sum = 0.0;
@@ -56,9 +57,10 @@ class CartpoleEnv final : public DmcEnv {
     const double upright = upright_sum / poles;
     const double centered = (1 + tolerance(cart_position(), {.margin = 2})) / 2;
     const double small_control =
-        (4 + tolerance(d_->ctrl[0], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray)) / 5;
+        (4 + tolerance(d_->ctrl[0], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::array(1))) / 5;
     double min_velocity = kInf;
-    for (int i = 1; i < m_->nv; ++i) min_velocity = std::min(min_velocity, tolerance(d_->qvel[i], {.margin = 5}, Arg::kArray));
+    const Arg angular_vel = Arg::array(static_cast<size_t>(m_->nv - 1));  // qvel[1:]
+    for (int i = 1; i < m_->nv; ++i) min_velocity = std::min(min_velocity, tolerance(d_->qvel[i], {.margin = 5}, angular_vel));
     const double small_velocity = (1 + min_velocity) / 2;
     return upright * small_control * small_velocity * centered;
   }

@@ -1,6 +1,8 @@
 #include "dmc.h"
 
 #include <cctype>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 
 #include "../mujoco/mujoco_env.h"
@@ -119,6 +121,16 @@ void register_dmc(TaskRegistry& registry, ModelSource source) {
   add<DogEnv>(registry, {"dog", "trot", 15, 3}, "Make a 3D dog trot");
   add<DogEnv>(registry, {"dog", "run", 15, 3}, "Make a 3D dog run");
   add<DogFetchEnv>(registry, {"dog", "fetch", 15, 3}, "Make a 3D dog fetch a thrown ball");
+}
+
+void register_dmc(TaskRegistry& registry, const FamilyData& data) {
+  register_dmc(registry, [&data](const std::string& domain, const std::string& task, const ModelKwargs& kwargs) {
+    FamilyData::Files files = data.resolve(domain + "/" + task, kwargs);
+    if (files.empty()) throw std::runtime_error("no model files for dm_control " + domain + "/" + task);
+    ModelFiles out{std::move(files.front().second), {}};
+    out.assets.assign(std::make_move_iterator(files.begin() + 1), std::make_move_iterator(files.end()));
+    return out;
+  });
 }
 
 }  // namespace envhive

@@ -194,6 +194,8 @@ DmcEnv::DmcEnv(const Params& p, int env_id)
       frame_stack_(p.frame_stack),
       option_(dm_control_option()),
       max_geom_(scene_max_geom(*p.model.model)) {
+  mujoco::install_handlers();
+  mujoco::MujocoScope scope;
   d_ = mj_makeData(m_);
   if (!d_) throw std::runtime_error("mj_makeData failed");
   warnings_before_.resize(mjNWARNING);
@@ -255,6 +257,7 @@ void DmcEnv::forward_without_actuation() {
 }
 
 void DmcEnv::reset() {
+  mujoco::MujocoScope scope;
   step_count_ = 0;
   mj_resetData(m_, d_);
   forward_without_actuation();  // Physics.reset (a PhysicsError there is ignored)
@@ -287,6 +290,7 @@ void DmcEnv::physics_step(int n) {
 }
 
 StepResult DmcEnv::step(const void* action) {
+  mujoco::MujocoScope scope;
   const double* a = static_cast<const double*>(action);
   StepResult r;
   for (int k = 0; k < frame_skip_; ++k) {
@@ -308,6 +312,7 @@ StepResult DmcEnv::step(const void* action) {
 }
 
 void DmcEnv::draw(uint8_t* rgb, RenderSlot& slot) {
+  mujoco::MujocoScope scope;
   auto& renderer = slot.state<mujoco::SceneRenderer>([] {
     return std::make_unique<mujoco::SceneRenderer>(mujoco::GlPlatform::get().create_context(), 1000);
   });
@@ -370,7 +375,7 @@ void DmcEnv::randomize_limited_and_rotational_joints() {
         // random_limited_quaternion(random, range_max)
         double axis[3];
         for (double& v : axis) v = random_.standard_normal();
-        const double norm = linalg_norm(axis, 3);
+        const double norm = npk::norm(axis, 3);
         for (double& v : axis) v /= norm;
         const double angle = random_.random_sample() * hi;
         mju_axisAngle2Quat(qpos, axis, angle);
@@ -380,12 +385,12 @@ void DmcEnv::randomize_limited_and_rotational_joints() {
     } else if (type == mjJNT_BALL) {
       double quat[4];
       for (double& v : quat) v = random_.standard_normal();
-      const double norm = linalg_norm(quat, 4);
+      const double norm = npk::norm(quat, 4);
       for (int i = 0; i < 4; ++i) qpos[i] = quat[i] / norm;
     } else if (type == mjJNT_FREE) {
       double quat[4];
       for (double& v : quat) v = random_.random_sample();  // dm_control's rand, not randn (kept for its benchmarks)
-      const double norm = linalg_norm(quat, 4);
+      const double norm = npk::norm(quat, 4);
       for (int i = 0; i < 4; ++i) qpos[3 + i] = quat[i] / norm;
     }
   }

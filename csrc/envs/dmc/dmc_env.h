@@ -38,7 +38,6 @@
 #include "../../core/render.h"
 #include "../../core/task.h"
 #include "../mujoco/mujoco_env.h"
-#include "linalg.h"
 #include "model_source.h"
 #include "rewards.h"
 
@@ -50,7 +49,7 @@ struct DmcTask {
   std::string task;    // its task name ("swingup_sparse")
   double time_limit;   // seconds (inf: no limit)
   // Physics steps per control step: control_timestep / model timestep for the tasks that pass a
-  // control_timestep, else 1 (tests/test_dmc_alignment.py checks each against dm_control).
+  // control_timestep, else 1 (tests/families/dmc/test_dmc_alignment.py checks each against dm_control).
   int n_sub_steps = 1;
   // The task constructor's own kwargs, where the suite has them (manipulator's and stacker's
   // fully_observable, three_poles' num_poles and sparse), with the suite's defaults.
@@ -207,7 +206,8 @@ class DmcEnv : public Env {
   // rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean().
   double small_control_mean() const {
     const double sum = npcompat::np_sum<double>(static_cast<size_t>(m_->nu), [this](size_t i) {
-      return tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0}, Arg::kArray);
+      return tolerance(d_->ctrl[i], {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0},
+                       Arg::array(static_cast<size_t>(m_->nu)));
     });
     return sum / m_->nu;
   }

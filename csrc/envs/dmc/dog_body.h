@@ -48,10 +48,10 @@ class DogBody : public DmcEnv {
     body_weight_ = -m_->opt.gravity[2] * m_->body_subtreemass[torso_];
     // a random heading, horizontal root velocities and actuator states
     const double azimuth = random().uniform(0, 2 * npcompat::kPi);
-    d_->qpos[root_ + 3] = std::cos(azimuth / 2);
+    d_->qpos[root_ + 3] = npk::scalar(npk::Ufunc::kCos, azimuth / 2);
     d_->qpos[root_ + 4] = 0;
     d_->qpos[root_ + 5] = 0;
-    d_->qpos[root_ + 6] = std::sin(azimuth / 2);
+    d_->qpos[root_ + 6] = npk::scalar(npk::Ufunc::kSin, azimuth / 2);
     d_->qvel[0] = 2 * random().standard_normal();
     d_->qvel[1] = 2 * random().standard_normal();
     d_->qvel[5] = 2 * random().standard_normal();
@@ -79,12 +79,12 @@ class DogBody : public DmcEnv {
     double product = tolerance(torso_pelvis_height(0), {.lower = stand_height_[0], .upper = kInf, .margin = stand_height_[0]});
     product *= tolerance(torso_pelvis_height(1), {.lower = stand_height_[1], .upper = kInf, .margin = stand_height_[1]});
     for (const int b : {skull_, torso_, pelvis_})  // upright(): each body's zz
-      product *= tolerance(xmat(b, 2, 2), {.lower = kMinUprightCosine,
+      product *= tolerance(xmat(b, 2, 2), {.lower = min_upright_cosine(),
                                            .upper = kInf,
-                                           .margin = kMinUprightCosine + 1,
+                                           .margin = min_upright_cosine() + 1,
                                            .sigmoid = Sigmoid::kLinear,
                                            .value_at_margin = 0},
-                           Arg::kArray);
+                           Arg::array(3));  // upright(): three bodies' zz
     const double touch = npcompat::np_sum<double>(4, [this](size_t i) { return d_->sensordata[touch_[i]]; });
     product *= tolerance(touch, {.lower = body_weight_,
                                  .upper = kInf,
@@ -96,12 +96,18 @@ class DogBody : public DmcEnv {
 
   double torso_pelvis_height(int i) const { return d_->xpos[3 * (i == 0 ? torso_ : pelvis_) + 2]; }
   // center_of_mass_velocity().dot(torso_frame)
-  void torso_com_velocity(double* out) const { vec_dot_mat3(d_->sensordata + torso_linvel_, d_->xmat + 9 * torso_, out); }
+  void torso_com_velocity(double* out) const {
+    npk::vec_mat(d_->sensordata + torso_linvel_, d_->xmat + 9 * torso_, 3, 3, out);
+  }
 
  private:
   static constexpr double kStandHeightFraction = 0.9;  // _STAND_HEIGHT_FRACTION
-  // _MIN_UPRIGHT_COSINE = np.cos(np.deg2rad(30)) (deg2rad is x * (pi / 180); numpy's cos is libm's)
-  static inline const double kMinUprightCosine = std::cos(30 * (npcompat::kPi / 180.0));
+  // _MIN_UPRIGHT_COSINE = np.cos(np.deg2rad(30)) (deg2rad is x * (pi / 180)), once numpy's kernels
+  // are installed.
+  static double min_upright_cosine() {
+    static const double cosine = npk::scalar(npk::Ufunc::kCos, 30 * (npcompat::kPi / 180.0));
+    return cosine;
+  }
 
   int torso_, pelvis_, skull_, root_, torso_linvel_;
   int inertial_[3], feet_[4], touch_[4];

@@ -34,15 +34,15 @@ class DogFetchEnv final : public DogBody {
     // the ball: flying towards the centre at an upward angle
     const double radius = 0.75 * m_->geom_size[3 * floor_];
     const double azimuth = random().uniform(0, 2 * npcompat::kPi);
-    d_->qpos[ball_qpos_] = radius * std::sin(azimuth);
-    d_->qpos[ball_qpos_ + 1] = radius * std::cos(azimuth);
+    d_->qpos[ball_qpos_] = radius * npk::scalar(npk::Ufunc::kSin, azimuth);
+    d_->qpos[ball_qpos_ + 1] = radius * npk::scalar(npk::Ufunc::kCos, azimuth);
     d_->qpos[ball_qpos_ + 2] = 0.05;
     const double vertical_height = random().uniform(0, 3);
     const double gravity = -m_->opt.gravity[2];
     const double vertical_velocity = std::sqrt(2 * gravity * vertical_height);
     const double horizontal_speed = random().uniform(0, 5);
-    const double direction_x = -std::sin(azimuth) + 0.05 * random().standard_normal();
-    const double direction_y = -std::cos(azimuth) + 0.05 * random().standard_normal();
+    const double direction_x = -npk::scalar(npk::Ufunc::kSin, azimuth) + 0.05 * random().standard_normal();
+    const double direction_y = -npk::scalar(npk::Ufunc::kCos, azimuth) + 0.05 * random().standard_normal();
     d_->qvel[ball_dof_] = horizontal_speed * direction_x;
     d_->qvel[ball_dof_ + 1] = horizontal_speed * direction_y;
     d_->qvel[ball_dof_ + 2] = vertical_velocity;
@@ -61,13 +61,13 @@ class DogFetchEnv final : public DogBody {
       to_ball[k] = d_->geom_xpos[3 * ball_ + k] - head_pos[k];
       to_ball_velocity[k] = ball_velocity[3 + k] - head_velocity[3 + k];
     }
-    vec_dot_mat3(to_ball, head_frame, in_frame);
+    npk::vec_mat(to_ball, head_frame, 3, 3, in_frame);
     w.put(in_frame, 3);
-    vec_dot_mat3(to_ball_velocity, head_frame, in_frame);
+    npk::vec_mat(to_ball_velocity, head_frame, 3, 3, in_frame);
     w.put(in_frame, 3);
     double to_target[3];  // target_position
     for (int k = 0; k < 3; ++k) to_target[k] = d_->geom_xpos[3 * target_ + k] - head_pos[k];
-    vec_dot_mat3(to_target, head_frame, in_frame);
+    npk::vec_mat(to_target, head_frame, 3, 3, in_frame);
     w.put(in_frame, 3);
   }
 
@@ -98,7 +98,7 @@ class DogFetchEnv final : public DogBody {
   // np.linalg.norm(a - b) of 3-vectors
   static double distance(const double* a, const double* b) {
     const double v[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return linalg_norm(v, 3);
+    return npk::norm(v, 3);
   }
 
   int ball_qpos_, ball_dof_, ball_, target_, floor_, head_, upper_bite_, lower_bite_;

@@ -50,8 +50,8 @@ class FingerEnv final : public DmcEnv {
       const double hinge_x = d_->xanchor[3 * hinge_], hinge_z = d_->xanchor[3 * hinge_ + 2];
       const double* size = m->geom_size + 3 * cap1_;
       const double radius = size[0] + size[1] + size[2];
-      m->site_pos[3 * target_] = hinge_x + radius * std::sin(target_angle);
-      m->site_pos[3 * target_ + 2] = hinge_z + radius * std::cos(target_angle);
+      m->site_pos[3 * target_] = hinge_x + radius * npk::scalar(npk::Ufunc::kSin, target_angle);
+      m->site_pos[3 * target_ + 2] = hinge_z + radius * npk::scalar(npk::Ufunc::kCos, target_angle);
       m->site_size[3 * target_] = target_radius_;
     }
     // _set_random_joint_angles: until the fingers touch nothing
@@ -71,8 +71,8 @@ class FingerEnv final : public DmcEnv {
     w.put(d_->sensordata[proximal_velocity_]);  // velocity
     w.put(d_->sensordata[distal_velocity_]);
     w.put(d_->sensordata[hinge_velocity_]);
-    w.put(std::log1p(d_->sensordata[touchtop_]));  // touch (numpy's log1p: see rewards.h)
-    w.put(std::log1p(d_->sensordata[touchbottom_]));
+    w.put(npk::element(npk::Ufunc::kLog1p, d_->sensordata[touchtop_], 2));  // touch: np.log1p of 2 sensors
+    w.put(npk::element(npk::Ufunc::kLog1p, d_->sensordata[touchbottom_], 2));
     if (!turn_) return;
     w.put(target_position(0));
     w.put(target_position(2));
@@ -89,7 +89,7 @@ class FingerEnv final : public DmcEnv {
   double target_position(int k) const { return d_->sensordata[target_sensor_ + k] - d_->sensordata[spinner_ + k]; }
   double dist_to_target() const {
     const double to_target[2] = {target_position(0) - tip_position(0), target_position(2) - tip_position(2)};
-    return linalg_norm(to_target, 2) - m_->site_size[3 * target_];
+    return npk::norm(to_target, 2) - m_->site_size[3 * target_];
   }
 
   bool turn_;

@@ -32,7 +32,7 @@ class FishEnv final : public DmcEnv {
   void initialize_episode() override {
     double quat[4];
     for (double& q : quat) q = random().standard_normal();
-    const double norm = linalg_norm(quat, 4);
+    const double norm = npk::norm(quat, 4);
     for (int k = 0; k < 4; ++k) d_->qpos[root_ + 3 + k] = quat[k] / norm;
     for (const int j : joint_qpos_) d_->qpos[j] = random().uniform(-.2, .2);
     mjModel* m = own_model();
@@ -61,7 +61,7 @@ class FishEnv final : public DmcEnv {
     const double radii = m_->geom_size[3 * mouth_] + m_->geom_size[3 * target_];
     double target[3];
     mouth_to_target(target);
-    const double in_target = tolerance(linalg_norm(target, 3), {.lower = 0, .upper = radii, .margin = 2 * radii});
+    const double in_target = tolerance(npk::norm(target, 3), {.lower = 0, .upper = radii, .margin = 2 * radii});
     const double is_upright = 0.5 * (upright() + 1);
     return (7 * in_target + is_upright) / 8;
   }
@@ -72,7 +72,7 @@ class FishEnv final : public DmcEnv {
   void mouth_to_target(double* out) const {
     double global[3];
     for (int k = 0; k < 3; ++k) global[k] = d_->geom_xpos[3 * target_ + k] - d_->geom_xpos[3 * mouth_ + k];
-    vec_dot_mat3(global, d_->geom_xmat + 9 * mouth_, out);
+    npk::vec_mat(global, d_->geom_xmat + 9 * mouth_, 3, 3, out);
   }
 
   bool swim_;

@@ -26,8 +26,8 @@ class HopperEnv final : public DmcEnv {
   void observe(ObsWriter& w) const override {
     w.put(d_->qpos + 1, static_cast<size_t>(m_->nq - 1));  // position
     put_velocity(w);
-    w.put(std::log1p(d_->sensordata[touch_toe_]));  // touch (numpy's log1p: see rewards.h)
-    w.put(std::log1p(d_->sensordata[touch_heel_]));
+    w.put(npk::element(npk::Ufunc::kLog1p, d_->sensordata[touch_toe_], 2));  // touch: np.log1p of 2 sensors
+    w.put(npk::element(npk::Ufunc::kLog1p, d_->sensordata[touch_heel_], 2));
   }
 
   double reward() const override {
@@ -38,7 +38,7 @@ class HopperEnv final : public DmcEnv {
                                        {.lower = 2, .upper = kInf, .margin = 1, .sigmoid = Sigmoid::kLinear, .value_at_margin = 0.5});
       return standing * hopping;
     }
-    return standing * (small_control_mean() + 4) / 5;
+    return standing * ((small_control_mean() + 4) / 5);
   }
 
  private:

@@ -48,7 +48,7 @@ class HumanoidEnv final : public DmcEnv {
       double torso_to_limb[3];
       for (int k = 0; k < 3; ++k) torso_to_limb[k] = d_->xpos[3 * limb + k] - d_->xpos[3 * torso_ + k];
       double in_frame[3];
-      vec_dot_mat3(torso_to_limb, frame, in_frame);
+      npk::vec_mat(torso_to_limb, frame, 3, 3, in_frame);
       w.put(in_frame, 3);
     }
     w.put(frame + 6, 3);  // torso_vertical: (zx, zy, zz)
@@ -67,10 +67,10 @@ class HumanoidEnv final : public DmcEnv {
     const double* com_velocity = d_->sensordata + subtreelinvel_;
     if (move_speed_ == 0) {
       const double dont_move =
-          (tolerance(com_velocity[0], {.margin = 2}, Arg::kArray) + tolerance(com_velocity[1], {.margin = 2}, Arg::kArray)) / 2;
+          (tolerance(com_velocity[0], {.margin = 2}, Arg::array(2)) + tolerance(com_velocity[1], {.margin = 2}, Arg::array(2))) / 2;
       return small_control * stand_reward * dont_move;
     }
-    const double move = tolerance(linalg_norm(com_velocity, 2), {.lower = move_speed_,
+    const double move = tolerance(npk::norm(com_velocity, 2), {.lower = move_speed_,
                                                                  .upper = kInf,
                                                                  .margin = move_speed_,
                                                                  .sigmoid = Sigmoid::kLinear,

@@ -1,7 +1,8 @@
-// dmc_loop_bench MODELS_DIR TASK_ID [SECONDS] [SEED]: the single-thread limit (core/loop_bench.h) of
-// a DeepMind Control Suite task. dm_control builds its tasks' XML in Python, so the harness writes
-// each task's files first (envhive.dmc_assets.write_model_files): MODELS_DIR/<domain>-<task>/ holds
-// model.xml, asset<i> files and assets.txt (`<i> <name>` a line: the name the XML uses).
+// dmc_loop_bench TASK_ID [SECONDS] [SEED] models_dir=MODELS_DIR: the single-thread limit
+// (core/loop_bench.h) of a DeepMind Control Suite task. dm_control builds its tasks' XML in Python,
+// so the harness writes each task's files first (envhive.families.dmc.write_model_files):
+// MODELS_DIR/<domain>-<task>/ holds model.xml, asset<i> files and assets.txt (`<i> <name>` a line:
+// the name the XML uses).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -21,8 +22,8 @@ std::string read_file(const std::filesystem::path& path) {
   return out.str();
 }
 
-void register_from_folder(envhive::TaskRegistry& registry, const std::string& models_dir) {
-  envhive::register_dmc(registry, [models_dir](const std::string& domain, const std::string& task,
+void register_from_folder(envhive::TaskRegistry& registry, const envhive::FamilyData& data) {
+  envhive::register_dmc(registry, [models_dir = data.value("models_dir")](const std::string& domain, const std::string& task,
                                                const envhive::dmc::ModelKwargs& kwargs) {
     if (!kwargs.empty()) throw std::invalid_argument("dmc_loop_bench runs the tasks' default models");
     const std::filesystem::path folder = std::filesystem::path(models_dir) / (domain + "-" + task);

@@ -34,7 +34,7 @@ class LqrEnv final : public DmcEnv {
     const int n = m_->nq;
     std::vector<double> unit(static_cast<size_t>(n));
     for (double& u : unit) u = random().standard_normal();
-    const double norm = linalg_norm(unit.data(), unit.size());
+    const double norm = npk::norm(unit.data(), unit.size());
     for (int i = 0; i < n; ++i) d_->qpos[i] = std::sqrt(2.0) * unit[i] / norm;
   }
 
@@ -44,8 +44,8 @@ class LqrEnv final : public DmcEnv {
   }
 
   double reward() const override {
-    const double state_cost = 0.5 * blas_dot(d_->qpos, d_->qpos, static_cast<size_t>(m_->nq));
-    const double control_l2_norm = 0.5 * blas_dot(d_->ctrl, d_->ctrl, static_cast<size_t>(m_->nu));
+    const double state_cost = 0.5 * npk::dot(d_->qpos, d_->qpos, static_cast<size_t>(m_->nq));
+    const double control_l2_norm = 0.5 * npk::dot(d_->ctrl, d_->ctrl, static_cast<size_t>(m_->nu));
     return 1 - (state_cost + control_l2_norm * 0.1);
   }
 
@@ -56,7 +56,7 @@ class LqrEnv final : public DmcEnv {
     std::copy_n(d_->qpos, m_->nq, state.begin());
     std::copy_n(d_->qvel, m_->nv, state.begin() + m_->nq);
     std::copy_n(d_->act, m_->na, state.begin() + m_->nq + m_->nv);
-    return linalg_norm(state.data(), n) < 1e-6;
+    return npk::norm(state.data(), n) < 1e-6;
   }
 
  private:

@@ -74,7 +74,7 @@ class ManipulatorEnv final : public PlanarArmEnv {
         object_x = d_->site_xpos[3 * grasp_];
         object_z = d_->site_xpos[3 * grasp_ + 2];
         const double* grasp = d_->site_xmat + 9 * grasp_;
-        object_angle = npcompat::kPi - std::atan2(grasp[6], grasp[0]);  // (xx, zx)
+        object_angle = npcompat::kPi - npk::scalar(npk::Ufunc::kArctan2, grasp[6], grasp[0]);  // (xx, zx)
       } else {  // uniform
         object_x = random().uniform(-.5, .5);
         object_z = random().uniform(0, .7);
@@ -111,8 +111,8 @@ class ManipulatorEnv final : public PlanarArmEnv {
   static void set_pose(mjModel* m, int body, double x, double z, double angle) {
     m->body_pos[3 * body] = x;
     m->body_pos[3 * body + 2] = z;
-    m->body_quat[4 * body] = std::cos(angle / 2);
-    m->body_quat[4 * body + 2] = std::sin(angle / 2);
+    m->body_quat[4 * body] = npk::scalar(npk::Ufunc::kCos, angle / 2);
+    m->body_quat[4 * body + 2] = npk::scalar(npk::Ufunc::kSin, angle / 2);
   }
 
   bool fully_observable_, use_peg_, insert_;

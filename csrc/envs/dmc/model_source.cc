@@ -28,7 +28,7 @@ const TaskModel& task_model(const std::string& domain, const std::string& task, 
     if (auto it = g_models.find(key); it != g_models.end()) return it->second;
     source = g_source;
   }
-  if (!source) throw std::runtime_error("dm_control model source not set (envhive._dmc sets it when imported)");
+  if (!source) throw std::runtime_error("dm_control model source not set (register_dmc sets it)");
   // Outside the lock: the hook takes the GIL, which another thread may hold while it waits here.
   const ModelFiles files = source(domain, task, kwargs);
   TaskModel tm;

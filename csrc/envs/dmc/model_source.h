@@ -3,8 +3,8 @@
 // and quadruped's floors, lqr's chain: what the suite's Python edits make of them), compiled once
 // per process and shared read-only by every env of that task.
 //
-// The XML is produced in Python (envhive.dmc_assets, which calls dm_control): the family module's
-// bindings install the hook (set_model_source). It runs when a task's spaces are first resolved --
+// The XML is produced in Python (envhive.families.dmc, which calls dm_control) and reaches the C++
+// through the family's resolver (register_dmc). It runs when a task's spaces are first resolved --
 // never while an env steps.
 #pragma once
 

@@ -23,7 +23,7 @@ class PendulumEnv final : public DmcEnv {
 
   double reward() const override {
     // _COSINE_BOUND = np.cos(np.deg2rad(8)); deg2rad multiplies by pi / 180.
-    static const double cosine_bound = std::cos(8 * (npcompat::kPi / 180.0));
+    static const double cosine_bound = npk::scalar(npk::Ufunc::kCos, 8 * (npcompat::kPi / 180.0));
     return tolerance(xmat(pole_, 2, 2), {.lower = cosine_bound, .upper = 1});
   }
 

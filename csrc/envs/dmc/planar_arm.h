@@ -36,11 +36,12 @@ class PlanarArmEnv : public DmcEnv {
   void put_arm(ObsWriter& w, const int* touch, int n_touch) const {
     for (const int j : arm_) {
       const double q = d_->qpos[m_->jnt_qposadr[j]];
-      w.put(std::sin(q));
-      w.put(std::cos(q));
+      w.put(npk::element(npk::Ufunc::kSin, q, std::size(arm_)));  // np.sin(qpos[_ARM_JOINTS])
+      w.put(npk::element(npk::Ufunc::kCos, q, std::size(arm_)));
     }
     for (const int j : arm_) w.put(d_->qvel[m_->jnt_dofadr[j]]);
-    for (int i = 0; i < n_touch; ++i) w.put(std::log1p(d_->sensordata[touch[i]]));  // numpy's log1p: see rewards.h
+    for (int i = 0; i < n_touch; ++i)  // np.log1p of the touch sensors' array
+      w.put(npk::element(npk::Ufunc::kLog1p, d_->sensordata[touch[i]], static_cast<size_t>(n_touch)));
   }
   // body_2d_pose: x, z, and with the orientation qw, qy.
   void put_pose(ObsWriter& w, int body, bool orientation = true) const {
@@ -54,7 +55,7 @@ class PlanarArmEnv : public DmcEnv {
   double site_distance(int site1, int site2) const {
     double v[3];
     for (int k = 0; k < 3; ++k) v[k] = d_->site_xpos[3 * site1 + k] - d_->site_xpos[3 * site2 + k];
-    return linalg_norm(v, 3);
+    return npk::norm(v, 3);
   }
   int site(const char* name) const { return id(mjOBJ_SITE, name); }
 

@@ -25,7 +25,7 @@ class PointMassEnv final : public DmcEnv {
     double dir1[2], dir2[2];
     draw_direction(dir1);
     do draw_direction(dir2);
-    while (std::abs(blas_dot(dir1, dir2, 2)) > 0.9);  // not parallel
+    while (std::abs(npk::dot(dir1, dir2, 2)) > 0.9);  // not parallel
     mjModel* m = own_model();
     m->wrap_prm[0] = dir1[0];
     m->wrap_prm[1] = dir1[1];
@@ -42,15 +42,15 @@ class PointMassEnv final : public DmcEnv {
     const double target_size = m_->geom_size[3 * target_];
     double to_target[3];
     for (int k = 0; k < 3; ++k) to_target[k] = d_->geom_xpos[3 * target_ + k] - d_->geom_xpos[3 * pointmass_ + k];
-    const double near_target = tolerance(linalg_norm(to_target, 3), {.lower = 0, .upper = target_size, .margin = target_size});
-    return near_target * (small_control_mean() + 4) / 5;
+    const double near_target = tolerance(npk::norm(to_target, 3), {.lower = 0, .upper = target_size, .margin = target_size});
+    return near_target * ((small_control_mean() + 4) / 5);  // small_control = (control_reward + 4) / 5
   }
 
  private:
   void draw_direction(double* dir) {
     dir[0] = random().standard_normal();
     dir[1] = random().standard_normal();
-    const double norm = linalg_norm(dir, 2);
+    const double norm = npk::norm(dir, 2);
     dir[0] /= norm;
     dir[1] /= norm;
   }

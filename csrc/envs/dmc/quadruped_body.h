@@ -43,7 +43,7 @@ class QuadrupedBody : public DmcEnv {
   // orientation / np.linalg.norm(orientation) of four randn draws.
   void random_orientation(double* quat) {
     for (int k = 0; k < 4; ++k) quat[k] = random().standard_normal();
-    const double norm = linalg_norm(quat, 4);
+    const double norm = npk::norm(quat, 4);
     for (int k = 0; k < 4; ++k) quat[k] /= norm;
   }
 
@@ -72,21 +72,24 @@ class QuadrupedBody : public DmcEnv {
     w.put(d_->sensordata + velocimeter_, 3);  // torso_velocity
     w.put(torso_upright());
     for (const int s : imu_) w.put(d_->sensordata + m_->sensor_adr[s], static_cast<size_t>(m_->sensor_dim[s]));
-    for (const int s : force_torque_)  // np.arcsinh: numpy's SIMD kernel (see rewards.h)
-      for (int k = 0; k < m_->sensor_dim[s]; ++k) w.put(std::asinh(d_->sensordata[m_->sensor_adr[s] + k]));
+    size_t force_torque_size = 0;  // np.arcsinh of the sensors' concatenated readings
+    for (const int s : force_torque_) force_torque_size += static_cast<size_t>(m_->sensor_dim[s]);
+    for (const int s : force_torque_)
+      for (int k = 0; k < m_->sensor_dim[s]; ++k)
+        w.put(npk::element(npk::Ufunc::kArcsinh, d_->sensordata[m_->sensor_adr[s] + k], force_torque_size));
   }
 
   // _upright_reward(physics, deviation_angle): `deviation` is np.cos(np.deg2rad(deviation_angle)).
   double upright_reward(double deviation) const {
     return tolerance(torso_upright(),
                      {.lower = deviation, .upper = kInf, .margin = 1 + deviation, .sigmoid = Sigmoid::kLinear, .value_at_margin = 0},
-                     Arg::kArray);
+                     Arg::array(1));  // torso_upright(): a 0-d array
   }
 
   double torso_upright() const { return xmat(torso_, 2, 2); }
   const double* torso_velocity() const { return d_->sensordata + velocimeter_; }
   // v.dot(torso_frame): a world vector in the torso's frame.
-  void in_torso_frame(const double* v, double* out) const { vec_dot_mat3(v, d_->xmat + 9 * torso_, out); }
+  void in_torso_frame(const double* v, double* out) const { npk::vec_mat(v, d_->xmat + 9 * torso_, 3, 3, out); }
   const double* torso_pos() const { return d_->xpos + 3 * torso_; }
 
   int torso_, root_, velocimeter_;

@@ -38,7 +38,7 @@ inline std::vector<float> escape_terrain(RandomState& random, int64_t res, doubl
     for (int64_t c = 0; c < res; ++c) {
       const double row = grid[static_cast<size_t>(r)], col = grid[static_cast<size_t>(c)];
       const double radius = std::clamp(std::sqrt(col * col + row * row), .04, 1.0);
-      const double bowl = .5 - std::cos(2 * npcompat::kPi * radius) / 2;
+      const double bowl = .5 - npk::element(npk::Ufunc::kCos, 2 * npcompat::kPi * radius, static_cast<size_t>(res * res)) / 2;
       terrain[static_cast<size_t>(r * res + c)] = static_cast<float>(bowl * smooth[static_cast<size_t>(r * res + c)]);
     }
   return terrain;
@@ -82,10 +82,12 @@ class QuadrupedEscapeEnv final : public QuadrupedBody {
     in_torso_frame(torso_pos(), origin);
     for (double& v : origin) v = -v;
     w.put(origin, 3);
-    for (const int s : rangefinders_)  // rangefinder(): 1 where nothing is hit, else tanh (numpy's kernel)
+    size_t readings = 0;  // rangefinder(): 1 where nothing is hit, else np.tanh of the readings' array
+    for (const int s : rangefinders_) readings += static_cast<size_t>(m_->sensor_dim[s]);
+    for (const int s : rangefinders_)
       for (int k = 0; k < m_->sensor_dim[s]; ++k) {
         const double r = d_->sensordata[m_->sensor_adr[s] + k];
-        w.put(r == -1.0 ? 1.0 : std::tanh(r));
+        w.put(r == -1.0 ? 1.0 : npk::element(npk::Ufunc::kTanh, r, readings));
       }
   }
 
@@ -96,20 +98,23 @@ class QuadrupedEscapeEnv final : public QuadrupedBody {
 
   double reward() const override {
     const double terrain_size = m_->hfield_size[4 * kHeightfield];
-    const double escape = tolerance(linalg_norm(d_->site_xpos + 3 * workspace_, 3),  // origin_distance()
+    const double escape = tolerance(npk::norm(d_->site_xpos + 3 * workspace_, 3),  // origin_distance()
                                     {.lower = terrain_size,
                                      .upper = kInf,
                                      .margin = terrain_size,
                                      .sigmoid = Sigmoid::kLinear,
                                      .value_at_margin = 0},
-                                    Arg::kArray);
-    return upright_reward(kUprightCos20) * escape;
+                                    Arg::array(1));  // origin_distance(): a 0-d array
+    return upright_reward(upright_cos20()) * escape;
   }
 
  private:
   static constexpr int kHeightfield = 0;  // _HEIGHTFIELD_ID
-  // np.cos(np.deg2rad(20)): deg2rad is x * (pi / 180); numpy's float64 cos is libm's.
-  static inline const double kUprightCos20 = std::cos(20 * (npcompat::kPi / 180.0));
+  // np.cos(np.deg2rad(20)): deg2rad is x * (pi / 180).
+  static double upright_cos20() {
+    static const double cosine = npk::scalar(npk::Ufunc::kCos, 20 * (npcompat::kPi / 180.0));
+    return cosine;
+  }
 
   // Every episode's terrain gets a number unique in the process: a renderer shared by many envs
   // knows which one it holds.

@@ -32,7 +32,7 @@ class QuadrupedFetchEnv final : public QuadrupedBody {
   void initialize_episode() override {
     // a random azimuth and horizontal position
     const double azimuth = random().uniform(0, 2 * npcompat::kPi);
-    const double orientation[4] = {std::cos(azimuth / 2), 0, 0, std::sin(azimuth / 2)};
+    const double orientation[4] = {npk::scalar(npk::Ufunc::kCos, azimuth / 2), 0, 0, npk::scalar(npk::Ufunc::kSin, azimuth / 2)};
     const double spawn_radius = 0.9 * m_->geom_size[3 * floor_];
     const double x = random().uniform(-spawn_radius, spawn_radius);
     const double y = random().uniform(-spawn_radius, spawn_radius);
@@ -48,17 +48,15 @@ class QuadrupedFetchEnv final : public QuadrupedBody {
   void observe(ObsWriter& w) const override {
     put_common(w);
     // ball_state: vstack(relative position, relative velocity, angular velocity).dot(torso_frame)
-    double rows[3][3];
+    // (a 3 x 3 matrix times the frame: numpy's dgemm, not three dgemv)
+    double rows[9], in_frame3[9];
     for (int k = 0; k < 3; ++k) {
-      rows[0][k] = d_->xpos[3 * ball_ + k] - torso_pos()[k];
-      rows[1][k] = d_->qvel[ball_dof_ + k] - d_->qvel[root_dof_ + k];
-      rows[2][k] = d_->qvel[ball_dof_ + 3 + k];
+      rows[k] = d_->xpos[3 * ball_ + k] - torso_pos()[k];
+      rows[3 + k] = d_->qvel[ball_dof_ + k] - d_->qvel[root_dof_ + k];
+      rows[6 + k] = d_->qvel[ball_dof_ + 3 + k];
     }
-    for (const auto& row : rows) {
-      double in_frame[3];
-      in_torso_frame(row, in_frame);
-      w.put(in_frame, 3);
-    }
+    npk::mat_mat(rows, d_->xmat + 9 * torso_, 3, 3, 3, in_frame3);
+    w.put(in_frame3, 9);
     double to_target[3], in_frame[3];  // target_position
     for (int k = 0; k < 3; ++k) to_target[k] = d_->site_xpos[3 * target_ + k] - torso_pos()[k];
     in_torso_frame(to_target, in_frame);
@@ -90,7 +88,7 @@ class QuadrupedFetchEnv final : public QuadrupedBody {
   // np.linalg.norm((a - b)[:2])
   static double horizontal_distance(const double* a, const double* b) {
     const double v[2] = {a[0] - b[0], a[1] - b[1]};
-    return linalg_norm(v, 2);
+    return npk::norm(v, 2);
   }
 
   int ball_, ball_qpos_, ball_dof_, root_dof_, workspace_, target_, floor_, ball_geom_;

@@ -27,8 +27,8 @@ class ReacherEnv final : public DmcEnv {
     randomize_limited_and_rotational_joints();
     const double angle = random().uniform(0, 2 * npcompat::kPi);
     const double radius = random().uniform(.05, .20);
-    m->geom_pos[3 * target_] = radius * std::sin(angle);
-    m->geom_pos[3 * target_ + 1] = radius * std::cos(angle);
+    m->geom_pos[3 * target_] = radius * npk::scalar(npk::Ufunc::kSin, angle);
+    m->geom_pos[3 * target_ + 1] = radius * npk::scalar(npk::Ufunc::kCos, angle);
   }
 
   void observe(ObsWriter& w) const override {
@@ -41,7 +41,7 @@ class ReacherEnv final : public DmcEnv {
   double reward() const override {
     const double radii = m_->geom_size[3 * target_] + m_->geom_size[3 * finger_];
     const double to_target[2] = {finger_to_target(0), finger_to_target(1)};
-    return tolerance(linalg_norm(to_target, 2), {.lower = 0, .upper = radii});
+    return tolerance(npk::norm(to_target, 2), {.lower = 0, .upper = radii});
   }
 
  private:

@@ -10,7 +10,7 @@
 //    a coordinate outside [0, n_in - 1] gives cval 0; inside, the 4 x 4 coefficients around it
 //    (indices past an edge mirrored) are weighted by the cubic spline's weights and summed in
 //    scipy's order: axis-0 offset outer, axis-1 inner, each term (c * w0) * w1.
-// tests/test_dmc.py compares it with scipy.ndimage.zoom bit for bit.
+// tests/families/dmc/test_dmc_kwargs.py compares it with scipy.ndimage.zoom bit for bit.
 #pragma once
 
 #include <cmath>

@@ -52,7 +52,7 @@ class SwimmerEnv final : public DmcEnv {
     const double target_size = m_->geom_size[3 * target_];
     double to_target[3];
     nose_to_target(to_target);
-    return tolerance(linalg_norm(to_target, 2),
+    return tolerance(npk::norm(to_target, 2),
                      {.lower = 0, .upper = target_size, .margin = 5 * target_size, .sigmoid = Sigmoid::kLongTail});
   }
 
@@ -61,7 +61,7 @@ class SwimmerEnv final : public DmcEnv {
   void nose_to_target(double* out) const {
     double global[3];
     for (int k = 0; k < 3; ++k) global[k] = d_->geom_xpos[3 * target_ + k] - d_->geom_xpos[3 * nose_ + k];
-    vec_dot_mat3(global, d_->xmat + 9 * head_, out);
+    npk::vec_mat(global, d_->xmat + 9 * head_, 3, 3, out);
   }
 
   int target_, nose_, head_, target_light_;

@@ -35,7 +35,9 @@ const std::string kFamily = "minigrid";
 template <class E>
 void add(TaskRegistry& registry, const std::string& id, int64_t max_steps, const std::string& doc,
          const typename E::Params& params) {
-  register_task<E>(registry, {.id = id, .family = kFamily, .doc = doc, .max_episode_steps = max_steps}, params);
+  register_task<E>(
+      registry, {.id = id, .family = kFamily, .doc = doc, .max_episode_steps = max_steps, .task_time_limit = true},
+      params);
 }
 
 std::string id(const std::string& name) { return "MiniGrid-" + name + "-v0"; }
@@ -124,6 +126,11 @@ void register_minigrid(TaskRegistry& registry) {
                                  .max_episode_steps = 100,
                                  .hidden = true},
                                 TileSamplerEnv::Params{});
+}
+
+void register_minigrid_families(TaskRegistry& registry) {
+  register_minigrid(registry);
+  register_babyai(registry);
 }
 
 }  // namespace envhive

@@ -7,4 +7,6 @@
 namespace envhive {
 void register_minigrid(TaskRegistry& registry);  // the MiniGrid suite
 void register_babyai(TaskRegistry& registry);    // the BabyAI levels
+// Both: the family's register function (csrc/envs/minigrid/family.cmake).
+void register_minigrid_families(TaskRegistry& registry);
 }  // namespace envhive

@@ -54,8 +54,9 @@ class InvertedDoublePendulumEnv final : public MujocoEnv {
     const double x = d_->site_xpos[0], y = d_->site_xpos[2];
     const bool terminated = y <= 1;
     const double v1 = d_->qvel[1], v2 = d_->qvel[2];
-    const double dist_penalty = 0.01 * (x * x) + (y - 2) * (y - 2);
-    const double vel_penalty = 1e-3 * (v1 * v1) + 5e-3 * (v2 * v2);
+    // `x ** 2` of np.float64 scalars: glibc's pow, not a product (py_pow)
+    const double dist_penalty = 0.01 * npcompat::py_pow(x, 2) + npcompat::py_pow(y - 2, 2);
+    const double vel_penalty = 1e-3 * npcompat::py_pow(v1, 2) + 5e-3 * npcompat::py_pow(v2, 2);
     alive_bonus_ = p_.v5 ? p_.healthy_reward * (terminated ? 0.0 : 1.0) : 10.0;
     dist_penalty_ = dist_penalty;
     vel_penalty_ = vel_penalty;
@@ -65,8 +66,9 @@ class InvertedDoublePendulumEnv final : public MujocoEnv {
   void write_obs(void* dst) const override {
     ObsWriter w(dst);
     w.put(d_->qpos[0]);
-    for (int i = 1; i < m_->nq; ++i) w.put(std::sin(d_->qpos[i]));
-    for (int i = 1; i < m_->nq; ++i) w.put(std::cos(d_->qpos[i]));
+    const size_t links = static_cast<size_t>(m_->nq - 1);  // np.sin / np.cos of qpos[1:]
+    for (int i = 1; i < m_->nq; ++i) w.put(npk::element(npk::Ufunc::kSin, d_->qpos[i], links));
+    for (int i = 1; i < m_->nq; ++i) w.put(npk::element(npk::Ufunc::kCos, d_->qpos[i], links));
     w.put_clipped(d_->qvel, static_cast<size_t>(m_->nv), -10.0, 10.0);
     w.put_clipped(d_->qfrc_constraint, p_.v5 ? 1 : static_cast<size_t>(m_->nv), -10.0, 10.0);
   }

@@ -1,4 +1,5 @@
-// mujoco_loop_bench ASSETS_DIR TASK_ID [SECONDS] [SEED]: the single-thread limit (core/loop_bench.h).
+// mujoco_loop_bench TASK_ID [SECONDS] [SEED] assets_dir=ASSETS_DIR: the single-thread limit
+// (core/loop_bench.h).
 #include "../../core/loop_bench.h"
 #include "mujoco.h"
 

@@ -50,9 +50,10 @@ ConfigTable walker_camera(double body, double distance, double z) {
 
 }  // namespace
 
-void register_mujoco(TaskRegistry& registry, const std::string& assets_dir) {
+void register_mujoco(TaskRegistry& registry, const FamilyData& data) {
   install_handlers();
-  set_assets_dir(assets_dir);
+  // Without Gymnasium's assets only absolute xml_file paths work, and the error says so.
+  set_assets_dir(data.has("assets_dir") ? data.value("assets_dir") : std::string());
   add_both<AntEnv>(registry, "Ant", 1000, "Make a four-legged ant run forward", {{"distance", {4.0}}});
   add_both<HalfCheetahEnv>(registry, "HalfCheetah", 1000, "Make a 2D cheetah run forward", {{"distance", {4.0}}});
   add_both<HopperEnv>(registry, "Hopper", 1000, "Make a one-legged 2D hopper hop forward without falling",

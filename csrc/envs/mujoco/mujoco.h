@@ -12,6 +12,7 @@ namespace envhive {
 // Register every MuJoCo task id in `registry`. `assets_dir` is Gymnasium's
 // envs/mujoco/assets folder (relative xml_file names resolve against it); this also installs
 // MuJoCo's error and warning handlers.
-void register_mujoco(TaskRegistry& registry, const std::string& assets_dir);
+// Gymnasium's MuJoCo tasks; `assets_dir` (DATA: Gymnasium's MuJoCo assets) holds their models.
+void register_mujoco(TaskRegistry& registry, const FamilyData& data);
 
 }  // namespace envhive

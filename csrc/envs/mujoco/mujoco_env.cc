@@ -23,10 +23,54 @@ std::string g_assets_dir;
 std::map<std::string, std::weak_ptr<const mjModel>> g_models;
 std::set<std::string> g_warned;
 constexpr size_t kMaxDistinctWarnings = 20;
+// Set while this thread compiles a model a reference ships (Gymnasium's assets, dm_control's XML):
+// its compile-time warnings (MuJoCo 4's deprecation of their `settotalmass`) are the reference's
+// business, not the user's, and are not shown. A user's own xml_file keeps them.
+thread_local bool t_reference_model = false;
 
-[[noreturn]] void on_error(const char* msg) { throw MujocoError(std::string("MuJoCo error: ") + msg); }
+// Marks the current thread as compiling a reference's model for its scope.
+class ReferenceModelScope {
+ public:
+  explicit ReferenceModelScope(bool reference) : previous_(t_reference_model) { t_reference_model = reference; }
+  ~ReferenceModelScope() { t_reference_model = previous_; }
+  ReferenceModelScope(const ReferenceModelScope&) = delete;
+  ReferenceModelScope& operator=(const ReferenceModelScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// > 0 while this thread does envhive's MuJoCo work (MujocoScope).
+thread_local int t_envhive_depth = 0;
+// The handlers envhive's replaced (dm_control's, mujoco's Python bindings'), for everyone else's calls.
+void (*g_previous_error)(const char*) = nullptr;
+void (*g_previous_warning)(const char*) = nullptr;
+
+// > 0 while this thread runs a previous handler from one of ours: if that handler is another envhive
+// module's (a plug-in with MuJoCo tasks of its own) that handed the message back to us, we handle
+// it rather than forward it again.
+thread_local int t_forwarding = 0;
+
+// Runs the previous handler for a call outside envhive's own work; false when there is none, or
+// when this thread is already inside one (a loop between two modules' handlers).
+bool forward(void (*previous)(const char*), const char* msg) {
+  if (t_envhive_depth != 0 || previous == nullptr || t_forwarding != 0) return false;
+  ++t_forwarding;
+  struct Done {
+    ~Done() { --t_forwarding; }
+  } done;
+  previous(msg);
+  return true;
+}
+
+[[noreturn]] void on_error(const char* msg) {
+  forward(g_previous_error, msg);  // a handler of mju_error must not return; if it does, we throw
+  throw MujocoError(std::string("MuJoCo error: ") + msg);
+}
 
 void on_warning(const char* msg) {
+  if (forward(g_previous_warning, msg)) return;
+  if (t_reference_model) return;
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_warned.size() >= kMaxDistinctWarnings || !g_warned.insert(msg).second) return;
   std::fprintf(stderr, "envhive: MuJoCo warning: %s\n", msg);
@@ -56,9 +100,19 @@ double scale_at(const std::vector<double>& v, int i) { return v.size() == 1 ? v[
 }  // namespace
 
 void install_handlers() {
-  if (!mju_user_error) mju_user_error = &on_error;
-  if (!mju_user_warning) mju_user_warning = &on_warning;
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (mju_user_error != &on_error) {
+    g_previous_error = mju_user_error;
+    mju_user_error = &on_error;
+  }
+  if (mju_user_warning != &on_warning) {
+    g_previous_warning = mju_user_warning;
+    mju_user_warning = &on_warning;
+  }
 }
+
+MujocoScope::MujocoScope() { ++t_envhive_depth; }
+MujocoScope::~MujocoScope() { --t_envhive_depth; }
 
 void set_assets_dir(std::string dir) {
   std::lock_guard<std::mutex> lock(g_mu);
@@ -106,6 +160,9 @@ ModelPtr load_model(const std::string& xml_file) {
   char error[1024] = "";
   mjModel* raw = nullptr;
   try {
+    const std::string& dir = assets_dir();
+    MujocoScope scope;
+    ReferenceModelScope quiet(!dir.empty() && path.rfind(dir + "/", 0) == 0);  // one of Gymnasium's own
     raw = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
   } catch (const MujocoError& e) {
     throw std::invalid_argument("could not load MuJoCo model " + path + ": " + e.what());
@@ -134,6 +191,8 @@ ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::
     for (const auto& [asset, bytes] : assets)
       mj_addBufferVFS(&vfs, asset.c_str(), bytes.data(), static_cast<int>(bytes.size()));
     mj_addBufferVFS(&vfs, name.c_str(), xml.data(), static_cast<int>(xml.size()));
+    MujocoScope scope;
+    ReferenceModelScope quiet(true);  // the XML a reference built (dm_control's)
     raw = mj_loadXML(name.c_str(), &vfs, error, sizeof(error));
   } catch (const MujocoError& e) {
     mj_deleteVFS(&vfs);
@@ -248,6 +307,8 @@ RenderSpec render_spec(const mjModel& m, int frame_skip, const RenderParams& p) 
 
 MujocoEnv::MujocoEnv(ModelPtr model, int frame_skip)
     : m_(model.get()), frame_skip_(frame_skip), shared_(std::move(model)) {
+  install_handlers();
+  MujocoScope scope;
   d_ = mj_makeData(m_);
   if (!d_) throw std::runtime_error("mj_makeData failed");
   init_qpos_.assign(m_->qpos0, m_->qpos0 + m_->nq);  // Gymnasium: data.qpos right after MjData()
@@ -263,6 +324,7 @@ MujocoEnv::~MujocoEnv() {
 }
 
 void MujocoEnv::reset() {
+  MujocoScope scope;
   prepared_ = false;
   if (physics_dirty_) apply_physics_options();
   mj_resetData(m_, d_);
@@ -348,6 +410,7 @@ int MujocoEnv::resolve_camera() const {
 }
 
 void MujocoEnv::render(uint8_t* rgb, RenderSlot& slot) {
+  MujocoScope scope;
   const int camera_id = resolve_camera();
   SceneRenderer& r = slot.state<SceneRenderer>([this] {
     return std::make_unique<SceneRenderer>(GlPlatform::get().create_context(), render_.max_geom);

@@ -35,6 +35,7 @@
 
 #include "../../core/task.h"
 #include "../../core/numpy_compat.h"
+#include "../../core/numpy_kernels.h"
 #include "render/scene_renderer.h"
 
 namespace envhive::mujoco {
@@ -49,10 +50,23 @@ using ModelPtr = std::shared_ptr<const mjModel>;
 
 // --- library plumbing (mujoco_env.cc) ---
 
-// Route mju_error to a C++ exception (MujocoError) and mju_warning to stderr (each distinct
-// message once), so MuJoCo never writes MUJOCO_LOG.TXT nor exits the process. Handlers already
-// set by someone else are left alone. Idempotent.
+// MuJoCo's error and warning handlers are one pair per process, shared by everyone who loads
+// libmujoco (dm_control installs Python callbacks that log through absl, and abort on an error).
+// envhive's take the pair and keep the previous one: inside envhive's own MuJoCo work (a
+// MujocoScope on this thread) mju_error becomes a C++ exception (MujocoError) and mju_warning a
+// line on stderr (each distinct message once; none for the models a reference ships), so MuJoCo
+// never writes MUJOCO_LOG.TXT nor exits the process; anywhere else they go to the previous
+// handlers, so dm_control's and mujoco's own calls behave as without envhive. Called when a model
+// is compiled and when an env is made (another library may have taken the pair since).
 void install_handlers();
+// Marks this thread as doing envhive's MuJoCo work for its scope (nestable; a few ns).
+class MujocoScope {
+ public:
+  MujocoScope();
+  ~MujocoScope();
+  MujocoScope(const MujocoScope&) = delete;
+  MujocoScope& operator=(const MujocoScope&) = delete;
+};
 // Gymnasium's MuJoCo asset folder (gymnasium/envs/mujoco/assets), found at import.
 void set_assets_dir(std::string dir);
 const std::string& assets_dir();
@@ -70,10 +84,12 @@ ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::
 // numpy's Generator.standard_normal() on envhive's PCG64 stream (numpy's ziggurat, bit for bit).
 double standard_normal(Pcg64& rng);
 
+// np.linalg.norm of a contiguous float64 vector, through numpy's own BLAS (core/numpy_kernels.h).
+inline double np_norm(const double* a, size_t n) { return npk::norm(a, n); }
+
 // numpy-compatible arithmetic (core/numpy_compat.h), used unqualified by every MuJoCo task.
 using npcompat::f32;
 using npcompat::np_clip;
-using npcompat::np_norm;
 using npcompat::np_sum;
 using npcompat::np_sum_squares;
 using npcompat::np_sum_squares_clipped;
@@ -195,6 +211,7 @@ class MujocoEnv : public Env {
   // before simulating would see it recomputed from the new qpos, so it is opt-in.
   bool can_prepare() const override { return prepare_ok_ && m_->opt.integrator != mjINT_RK4; }
   void prepare() override {
+    MujocoScope scope;
     if (prepared_) return;
     mj_step1(m_, d_);
     prepared_ = true;
@@ -219,6 +236,7 @@ class MujocoEnv : public Env {
   // do_simulation). Tasks that never read cacc / cfrc_* may set post_constraint_ = false: it
   // only fills those outputs and does not change the trajectory.
   void do_simulation(const float* action) {
+    MujocoScope scope;
     for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = static_cast<double>(action[i]);
     int i = 0;
     if (prepared_) {  // the first mj_step's mj_step1 ran in prepare()

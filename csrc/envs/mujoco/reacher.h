@@ -68,10 +68,11 @@ class ReacherEnv final : public MujocoEnv {
 
   void write_obs(void* dst) const override {
     ObsWriter w(dst);
-    w.put(std::cos(d_->qpos[0]));
-    w.put(std::cos(d_->qpos[1]));
-    w.put(std::sin(d_->qpos[0]));
-    w.put(std::sin(d_->qpos[1]));
+    // np.cos(theta), np.sin(theta) of theta = qpos[:2] (numpy's loops over a 2-element array)
+    w.put(npk::element(npk::Ufunc::kCos, d_->qpos[0], 2));
+    w.put(npk::element(npk::Ufunc::kCos, d_->qpos[1], 2));
+    w.put(npk::element(npk::Ufunc::kSin, d_->qpos[0], 2));
+    w.put(npk::element(npk::Ufunc::kSin, d_->qpos[1], 2));
     w.put(d_->qpos + 2, static_cast<size_t>(m_->nq) - 2);
     w.put(d_->qvel, 2);
     double vec[3];

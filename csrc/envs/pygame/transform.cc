@@ -242,7 +242,7 @@ struct ShrinkPlan {
 void smoothscale_rgb(const uint8_t* src, int w, int h, uint8_t* dst, int dw, int dh, SmoothscaleArith arith) {
   if (arith == SmoothscaleArith::kSse && dw < w && dh < h) {
     // x pass into an h x dw image, then y pass; each output's channels computed as shrink_axis_simd
-    // does (tests/test_box2d.py compares CarRacing's observations with pygame's).
+    // does (tests/families/box2d/test_box2d_alignment.py compares CarRacing's observations with pygame's).
     thread_local std::vector<uint8_t> tmp;
     tmp.resize(static_cast<size_t>(h) * static_cast<size_t>(dw) * 3);
     const ShrinkPlan along_x(w, dw), along_y(h, dh);

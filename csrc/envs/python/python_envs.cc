@@ -130,3 +130,11 @@ void bind_python_envs(nb::module_& m) {
 }
 
 }  // namespace envhive::python
+
+namespace envhive {
+// The family's bindings (envhive_add_family's BINDINGS).
+void bind_python_extras(nanobind::module_& m) { python::bind_python_envs(m); }
+namespace python {
+void register_tasks(TaskRegistry& /*registry*/) {}
+}  // namespace python
+}  // namespace envhive

@@ -69,7 +69,7 @@ class FrozenLakeEnv final : public Env {
   StepResult step(const void* action) override {
     int64_t a;
     std::memcpy(&a, action, sizeof(a));
-    const Outcome& o = transitions(s_, a).sample(rng());
+    const Outcome o = transitions(s_, a).sample(rng());  // a copy: the Outcomes are a temporary
     s_ = o.state;
     prob_ = o.prob;
     return {o.reward, o.terminated};

@@ -7,7 +7,8 @@
 
 namespace envhive {
 
-void register_toy_text(TaskRegistry& registry, const std::string& img_dir) {
+void register_toy_text(TaskRegistry& registry, const FamilyData& data) {
+  const std::string img_dir = data.has("images_dir") ? data.value("images_dir") : std::string();
   using namespace toy_text;
   const std::string family = "toy_text";
   // The render images, as files under Gymnasium's img/ folder.

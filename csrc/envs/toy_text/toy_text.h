@@ -11,6 +11,7 @@ namespace envhive {
 
 // `img_dir`: Gymnasium's envs/toy_text/img folder (the renderers blit its PNGs), or "" when it
 // cannot be found (then only rendering fails, saying so).
-void register_toy_text(TaskRegistry& registry, const std::string& img_dir);
+// Gymnasium's toy-text tasks; `images_dir` (DATA: Gymnasium's toy-text img/ folder) holds their pixel art.
+void register_toy_text(TaskRegistry& registry, const FamilyData& data);
 
 }  // namespace envhive

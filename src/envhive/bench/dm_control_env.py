@@ -8,15 +8,13 @@ draws it. Bench-only: dm_control is imported when an env is made, in the worker 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envhive.dmc_assets import suite_task as _parse_suite_task
-from envhive.dmc_assets import write_model_files
+from envhive.families.dmc import suite_task as _parse_suite_task
 from envhive.registry import task_info
 
 # envhive's DMC kwargs this reference honours; any other is refused (the comparison would not be
@@ -27,11 +25,6 @@ SUPPORTED = {"from_pixels", "height", "width", "camera_id", "time_limit"}
 def suite_task(task_id: str) -> tuple[str, str]:
     """dm_control's (domain, task) of an envhive DMC task id."""
     return _parse_suite_task(task_info(task_id).doc)
-
-
-def write_models(task_id: str, folder: str | os.PathLike[str]) -> Path:
-    """The task's model files in `folder`, as `dmc_loop_bench` reads them."""
-    return write_model_files(*suite_task(task_id), folder)
 
 
 def load(task_id: str, seed: int | None, **kwargs: Any) -> Any:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -22,7 +23,34 @@ from envhive.catalog.families import FamilyModule, rebuild_command
 from envhive.errors import IncompatibleModuleError, MissingExtraError
 
 # The interface version between family modules and this package (csrc/bindings/protocol.h).
-PROTOCOL = 3
+PROTOCOL = 4
+
+
+def family_data(declarations: Iterable[tuple[str, str, str, str]]) -> dict[str, dict[str, str]]:
+    """A module's DATA declarations ``(family, key, package, path)`` (envhive_add_family's DATA) as what
+    each family's register function is handed: ``{family: {key: <package's folder>/<path>}}``. A key
+    whose package is not installed is left out (the family says so if it needs it)."""
+    out: dict[str, dict[str, str]] = {}
+    for family, key, package, path in declarations:
+        try:
+            spec = importlib.util.find_spec(package)
+        except ImportError:  # a dotted name whose parent is missing
+            spec = None
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            folder = Path(next(iter(spec.submodule_search_locations)))
+        elif spec.origin:
+            folder = Path(spec.origin).parent
+        else:
+            continue
+        out.setdefault(family, {})[key] = str(folder / path)
+    return out
+
+
+def register_families(family: FamilyModule, module: ModuleType) -> None:
+    """Hand a loaded module its families' data and resolvers, which registers their tasks."""
+    module.register_families(family_data(module.DATA_DECLARATIONS), dict(family.resolvers))
 
 
 def import_family(family: FamilyModule) -> ModuleType:

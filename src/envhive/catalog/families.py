@@ -1,5 +1,6 @@
-"""The family modules: the built-in ones, and plug-ins found through the ``envhive.families``
-entry point group (the entry point's value is the module's import name)."""
+"""The family modules: the built-in ones (the modules the descriptors of ``envhive.families`` name),
+and plug-ins found through the ``envhive.families`` entry point group (the entry point's value is
+the module's import name)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import shlex
 import sys
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from envhive import families
+from envhive.families.base import Resolver
 
 # Plug-ins declare their family modules here: [project.entry-points."envhive.families"] mypkg = "mypkg._envs"
 PLUGIN_GROUP = "envhive.families"
@@ -31,6 +36,8 @@ class FamilyModule:
     plugin: str | None = None  # a plug-in's entry point name (None: a built-in family)
     distribution: str = DISTRIBUTION  # the installed distribution that provides the module
     dist_version: str | None = None
+    # Its families' resolvers of files built on demand, by family name (their descriptors')
+    resolvers: Mapping[str, Resolver] = field(default_factory=dict)
 
     def describe(self) -> str:
         """The module and where it comes from, for messages."""
@@ -67,16 +74,29 @@ def discover_plugins() -> tuple[list[FamilyModule], list[str]]:
     return list(modules.values()), problems
 
 
-BUILTIN_MODULES: tuple[FamilyModule, ...] = (
-    FamilyModule("envhive._native"),
-    FamilyModule("envhive._mujoco", extra="mujoco", requires="mujoco", preload="mujoco"),
-    FamilyModule("envhive._atari", extra="atari", requires="ale_py"),
-    # dm_control is needed only to build a task's model (envhive.dmc_assets raises MissingExtraError).
-    FamilyModule("envhive._dmc", extra="dmc", requires="mujoco", preload="mujoco"),
-    FamilyModule("envhive._minigrid"),
-    FamilyModule("envhive._box2d"),
-    FamilyModule("envhive._metaworld", extra="metaworld", requires="mujoco", preload="mujoco"),
-)
+def builtin_modules() -> tuple[FamilyModule, ...]:
+    """The built-in family modules (envhive._native first), from the families' descriptors: a module's
+    extra, requirement and preload are its families' (one family has them, where several share it)."""
+    by_module: dict[str, list[families.Family]] = {"envhive._native": []}
+    for family in families.builtin():
+        by_module.setdefault(family.module, []).append(family)
+    out = []
+    for name, members in by_module.items():
+        needs = next((f for f in members if f.requires or f.preload), None)
+        extra = next((f.extra for f in members if f.extra), None)
+        out.append(
+            FamilyModule(
+                name,
+                extra=needs.extra if needs else extra,
+                requires=needs.requires if needs else None,
+                preload=needs.preload if needs else None,
+                resolvers={f.name: f.resolver for f in members if f.resolver is not None},
+            )
+        )
+    return tuple(out)
+
+
+BUILTIN_MODULES: tuple[FamilyModule, ...] = builtin_modules()
 
 
 def rebuild_command(family: FamilyModule) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
-from envhive.catalog.builds import BuildCheck, import_family, refusal
+from envhive.catalog.builds import BuildCheck, import_family, refusal, register_families
 from envhive.catalog.families import FamilyModule, rebuild_command
 from envhive.catalog.manifests import module_path, other_builds, package_folder, read_manifest, tasks_of
 from envhive.catalog.tasks import TASK_ID, TaskInfo
@@ -140,17 +140,18 @@ class Catalog:
             try:
                 module = import_family(family)
                 self._builds.check_module(family, module)
+                module.set_error_types(
+                    env_error=EnvError,
+                    reset_needed=ResetNeeded,
+                    pool_closed=PoolClosedError,
+                    pool_busy=PoolBusyError,
+                    render_error=RenderError,
+                )
+                module.set_image_reader(read_render_image)  # render images (PNGs, pygame's font), read on first use
+                register_families(family, module)  # its tasks, each family with its data
             except ImportError as e:
                 self._unavailable[name] = e
                 raise
-            module.set_error_types(
-                env_error=EnvError,
-                reset_needed=ResetNeeded,
-                pool_closed=PoolClosedError,
-                pool_busy=PoolBusyError,
-                render_error=RenderError,
-            )
-            module.set_image_reader(read_render_image)  # render images (PNGs, pygame's font), read on first use
             self._loaded[name] = module
             return module
 

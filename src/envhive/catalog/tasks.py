@@ -37,6 +37,9 @@ class TaskInfo:
     config: tuple[ConfigDecl, ...]  # every kwarg, max_episode_steps included
     reset_options: tuple[tuple[str, str], ...]  # per-env reset(options=...) names and docs
     default_spaces: DefaultSpaces | None  # None: known only by loading the module
+    # max_episode_steps is part of the task (minigrid's max_steps scales its reward), not only a
+    # truncation: a single env keeps it and Gymnasium registers no TimeLimit around the id.
+    task_time_limit: bool = False
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -58,6 +61,7 @@ class TaskInfo:
             doc=t.doc,
             max_episode_steps=t.max_episode_steps,
             hidden=t.hidden,
+            task_time_limit=t.task_time_limit,
             config=tuple(ConfigDecl(f.name, f.default, f.doc) for f in t.config),
             reset_options=tuple((n, d) for n, d in t.reset_options),
             default_spaces=DefaultSpaces(
@@ -88,4 +92,5 @@ class TaskInfo:
                 tuple(InfoDecl.from_json(i) for i in spaces["infos"]),
                 RenderDecl.from_json(spaces.get("render")),
             ),
+            task_time_limit=bool(entry.get("task_time_limit", False)),
         )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from envhive.errors import UnknownTaskError
+from envhive.errors import EnvPoolArgumentError, UnknownTaskError
 
-
-class EnvPoolArgumentError(ValueError, AssertionError):
-    """A bad kwarg value. EnvPool asserts on these, so this is both a ValueError and an AssertionError."""
+__all__ = ["EnvPoolArgumentError", "EnvPoolUnknownTaskError"]
 
 
 class EnvPoolUnknownTaskError(UnknownTaskError, AssertionError):

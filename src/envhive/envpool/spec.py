@@ -14,20 +14,8 @@ from gymnasium.envs.registration import EnvSpec as GymnasiumEnvSpec
 
 from envhive.envpool.dm_specs import action_spec, observation_spec
 from envhive.envpool.errors import EnvPoolArgumentError, EnvPoolUnknownTaskError
-from envhive.envpool.kwargs import (
-    MUJOCO_FIXED,
-    RENDER_KWARGS,
-    atari_game,
-    check_render,
-    dmc_task_name,
-    resolve_id,
-    translate_atari,
-    translate_common,
-    translate_dmc,
-    translate_mujoco,
-)
+from envhive.envpool.kwargs import RENDER_KWARGS, check_render, family_of, resolve_id, translate_common
 from envhive.errors import UnknownTaskError
-from envhive.families import metaworld as metaworld_envpool
 from envhive.registry import TaskSpec, reward_threshold, task_info
 from envhive.registry import make_spec as _hive_make_spec
 
@@ -149,9 +137,8 @@ def _bound(values: np.ndarray) -> Any:
 
 def _envpool_info_casts(task_spec: TaskSpec) -> dict[str, Any]:
     """EnvPool's dtypes for the info fields where envhive's differ (Atari's reward and terminated)."""
-    casts: dict[str, Any] = {}
-    if task_spec.family == "atari":
-        casts = {"reward": np.float32, "terminated": np.int32}
+    names = family_of(task_spec.id).envpool
+    casts = {} if names is None else names.info_casts
     return {k: v for k, v in casts.items() if k in task_spec.info_fields}
 
 
@@ -178,24 +165,9 @@ def spec_of(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
     view: dict[str, Any] = {}
     translate_common(kwargs, out, view)
     threshold = kwargs.pop("reward_threshold", reward_threshold(target))
-    if info.family == "mujoco":
-        translate_mujoco(envpool_id, target, info.defaults, kwargs)
-    elif info.family == "atari":
-        translate_atari(envpool_id, atari_game(info.doc, target), kwargs, view)
-    elif info.family == "dmc":
-        translate_dmc(envpool_id, dmc_task_name(info.doc), kwargs, out, view)
-    elif info.family == "metaworld" and envpool_id.startswith("MetaWorld/"):
-        try:
-            metaworld_envpool.translate_envpool(envpool_id, info.doc.split()[1], kwargs, view)
-        except ValueError as e:
-            raise EnvPoolArgumentError(str(e)) from e
-    elif target.startswith("Pendulum-") and kwargs.pop("version", 1) != 1:
-        raise EnvPoolArgumentError(f"{envpool_id}: envhive's Pendulum is version 1 (Gymnasium's Pendulum-v1)")
-    elif target.startswith("FrozenLake") and "size" in kwargs:  # EnvPool's size: Gymnasium's map_name
-        size = kwargs.pop("size")
-        if size not in (4, 8):
-            raise EnvPoolArgumentError(f"{envpool_id}: size must be 4 or 8 (the 4x4 and 8x8 maps), got {size!r}")
-        kwargs["map_name"] = f"{size}x{size}"
+    names = family_of(target).envpool  # the family's own EnvPool kwargs (its descriptor)
+    if names is not None and names.translate is not None:
+        names.translate(envpool_id, info, kwargs, out, view)
     out.update(kwargs)  # the task's own kwargs (envhive validates them by name and type)
     try:
         task_spec = _hive_make_spec(target, **out)
@@ -216,10 +188,8 @@ def spec_of(envpool_id: str, kwargs: dict[str, Any]) -> EnvSpec:
     }
     if threshold is not None:
         fields["reward_threshold"] = float(threshold)
-    if info.family == "mujoco":  # EnvPool's names of what envhive runs
-        fields.update(MUJOCO_FIXED.get(target, {}))
-    if info.family == "dmc":  # EnvPool's frame_skip: physics steps per control step
-        fields["frame_skip"] = task_spec.config["n_sub_steps"]
+    if names is not None and names.config_view is not None:  # EnvPool's names of what envhive runs
+        fields.update(names.config_view(target, task_spec.config))
     fields.update((k, v) for k, v in task_spec.config.items() if k not in fields)
     config_type = collections.namedtuple("Config", list(fields))  # type: ignore[misc]  # a dynamic namedtuple
     return EnvSpec(envpool_id, task_spec, config_type(**fields), make_kwargs)

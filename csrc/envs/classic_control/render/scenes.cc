@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "../../../core/numpy_compat.h"  // np_sinf: NumPy's float32 sin
+#include "../../../core/numpy_kernels.h"  // numpy's float32 sin loop
 
 namespace envhive::classic_control {
 
@@ -115,7 +115,7 @@ struct CarFrame {
 };
 
 double np_sin(double v) { return std::sin(v); }
-float np_sin(float v) { return npcompat::np_sinf(v); }
+float np_sin(float v) { return npk::scalar_f32(npk::Ufunc::kSinF32, v); }
 
 template <class T>
 CarFrame<T> car_frame(T pos, double min_position, double scale) {

@@ -3,8 +3,6 @@ the dm_env facade, and one env in the family's single-thread C++ loop (the per-c
 
 from __future__ import annotations
 
-import importlib.resources
-import importlib.util
 import os
 import re
 import subprocess
@@ -81,61 +79,46 @@ def _build_envhive_render(task: str, num_envs: int, batch_size: int, num_threads
 def loop_bench_rate(task: str, seconds: float, seed: int) -> float:
     """Steps/s of one env of `task` in its family's single-thread C++ loop (csrc/core/loop_bench.h):
     the per-core physical limit. The executables `<family>_loop_bench` are looked up in
-    $ENVHIVE_LOOP_BENCH_DIR (benchmarks/loop_bench_build.py builds them)."""
-    from envhive import catalog  # the measured engine is imported only in its own worker process
+    $ENVHIVE_LOOP_BENCH_DIR (benchmarks/loop_bench_build.py builds them). They are handed what the
+    family's module is handed when it loads: its DATA, and what its descriptor adds for the loop."""
+    from envhive import catalog, families  # the measured engine is imported only in its own worker process
+    from envhive.catalog.builds import family_data
 
-    family = catalog.get(task).family
-    family = "minigrid" if family == "babyai" else family  # one executable runs both
+    info = catalog.get(task)
+    family = families.by_task_family().get(info.family)
+    name = family.name if family is not None else info.family
     folder = os.environ.get(LOOP_BENCH_DIR_ENV)
-    binary = Path(folder or ".") / f"{family}_loop_bench"
+    binary = Path(folder or ".") / f"{name}_loop_bench"
     if not folder or not binary.exists():
         raise FileNotFoundError(
-            f"no {family}_loop_bench: set ${LOOP_BENCH_DIR_ENV} (benchmarks/loop_bench_build.py builds it)"
+            f"no {name}_loop_bench: set ${LOOP_BENCH_DIR_ENV} (benchmarks/loop_bench_build.py builds it)"
         )
-    if family == "dmc":  # the task's model as dm_control builds it, written for the C++ loop to read
-        from envhive.bench.dm_control_env import write_models
-
-        with tempfile.TemporaryDirectory(prefix="dmc-models-") as models:
-            write_models(task, models)
-            return _run_loop_bench(binary, models, task, seconds, seed)
-    if family == "mujoco":
-        data = str(importlib.resources.files("gymnasium") / "envs" / "mujoco" / "assets")
-    elif family == "atari":
-        spec = importlib.util.find_spec("ale_py")
-        assert spec is not None and spec.submodule_search_locations
-        data = os.environ.get("ALE_ROMS_DIR") or str(Path(spec.submodule_search_locations[0]) / "roms")
-    elif family == "minigrid":
-        data = "-"  # the family reads no files
-    elif family == "box2d":
-        data = _loop_bench_images(binary, task)
-    elif family == "metaworld":
-        from envhive.families.metaworld import assets_dir
-
-        data = assets_dir()
-    else:
-        raise ValueError(f"no loop bench for the {family} family")
-    return _run_loop_bench(binary, data, task, seconds, seed)
-
-
-def _run_loop_bench(binary: Path, data: str, task: str, seconds: float, seed: int) -> float:
-    out = subprocess.run([str(binary), data, task, str(seconds), str(seed)], check=True, capture_output=True, text=True)
+    data = family_data(catalog.load(info.module).DATA_DECLARATIONS).get(name, {})
+    with tempfile.TemporaryDirectory(prefix="envhive-loop-bench-") as scratch:
+        if family is not None and family.loop_bench_data is not None:
+            data.update(family.loop_bench_data(info, Path(scratch)))
+        if _loop_bench_images(binary, task, data, Path(scratch)):
+            data["images_dir"] = scratch
+        args = [str(binary), task, str(seconds), str(seed), *(f"{k}={v}" for k, v in data.items())]
+        out = subprocess.run(args, check=True, capture_output=True, text=True)
     m = re.search(r"steps_per_s=([0-9.]+)", out.stdout)
     if m is None:
         raise RuntimeError(f"{binary.name} printed no steps_per_s: {out.stdout[-300:]} {out.stderr[-300:]}")
     return float(m.group(1))
 
 
-def _loop_bench_images(binary: Path, task: str) -> str:
-    """A folder with the images `task` draws from the start (CarRacing's font, which only pygame
-    makes), as `<family>_loop_bench --images TASK` lists them, written the way it reads them."""
-    folder = Path(tempfile.mkdtemp(prefix="envhive-loop-bench-"))
-    listing = subprocess.run([str(binary), "--images", task], check=True, capture_output=True, text=True).stdout
-    for line in listing.splitlines():
+def _loop_bench_images(binary: Path, task: str, data: dict[str, str], folder: Path) -> bool:
+    """Write the images `task` draws from the start (CarRacing's font, which only pygame makes) into
+    `folder`, as `<family>_loop_bench --images TASK` lists them and reads them; True if there are any."""
+    data_args = [f"{k}={v}" for k, v in data.items()]
+    listing = subprocess.run([str(binary), "--images", task, *data_args], check=True, capture_output=True, text=True)
+    lines = listing.stdout.splitlines()
+    for line in lines:
         name, source = line.split("\t")
         img = np.ascontiguousarray(read_render_image(source), dtype=np.uint8)
         header = np.array([img.shape[1], img.shape[0]], "<i4").tobytes()
         (folder / (name.replace("/", "__") + ".rgba")).write_bytes(header + img.tobytes())
-    return str(folder)
+    return bool(lines)
 
 
 POOLS = (

@@ -4,43 +4,39 @@ DeepMind Control task, dm_control's own env behind a Gymnasium adapter (`envhive
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from envhive.bench.engines.base import task_kwargs
+from envhive.families.base import Family
 
 if TYPE_CHECKING:
     import gymnasium
 
 
 def gymnasium_id(task: str) -> str:
-    """The Gymnasium id of an envhive task: the same name (ALE tasks live under `ALE/`; minigrid's
-    ids exist once minigrid is imported)."""
+    """The Gymnasium id of an envhive task's reference: the same name, or what its family's
+    descriptor says (ALE tasks live under `ALE/`; minigrid's ids exist once minigrid is imported)."""
     import gymnasium
 
     if task in gymnasium.registry:
         return task
-    if task.startswith(("MiniGrid-", "BabyAI-")):  # minigrid registers its ids when imported
-        if importlib.util.find_spec("minigrid") is not None:
-            importlib.import_module("minigrid")
-        return task
-    try:
-        import ale_py
-    except ImportError:
-        return task
-    gymnasium.register_envs(ale_py)
-    ale_id = f"ALE/{task}"
-    return ale_id if ale_id in gymnasium.registry else task
+    family = _family(task)
+    return family.reference_id(task) if family is not None and family.reference_id is not None else task
 
 
 def is_dmc(task: str) -> bool:
     """A DeepMind Control Suite task (its references are dm_control's own envs)."""
-    from envhive import catalog  # the measured engine is imported only in its own worker process
+    family = _family(task)
+    return family is not None and family.name == "dmc"
+
+
+def _family(task: str) -> Family | None:
+    """The descriptor of a task's family (None: not an envhive task)."""
+    from envhive import catalog, families  # the measured engine is imported only in its own worker process
 
     info = catalog.find(task)
-    return info is not None and info.family == "dmc"
+    return None if info is None else families.by_task_family().get(info.family)
 
 
 def reference_env_fn(task: str) -> Callable[[], gymnasium.Env[Any, Any]]:

@@ -330,18 +330,22 @@ def test_mujoco_error_becomes_env_error(tmp_path: Path) -> None:
 
 
 def test_no_mujoco_log_file_and_warnings_on_stderr(tmp_path: Path) -> None:
-    """Neither model warnings (HalfCheetah's settotalmass) nor simulation warnings write MUJOCO_LOG.TXT."""
+    """No MuJoCo warning writes MUJOCO_LOG.TXT. A model a reference ships (HalfCheetah's, with MuJoCo
+    4's settotalmass deprecation) compiles silently in envhive, as the user did not write it; a
+    simulation warning of the user's own model reaches stderr once; a warning of another library's
+    load (Gymnasium's own HalfCheetah) reaches stderr once too."""
     xml = tmp_path / "unstable.xml"
     xml.write_text(UNSTABLE_XML)
     script = textwrap.dedent(
         f"""
-        import numpy as np, envhive
+        import sys, numpy as np, envhive
         env = envhive.make("HalfCheetah-v5", num_envs=2)
         env.reset(); env.step(np.zeros((2, 6), np.float32))
         env = envhive.make("InvertedPendulum-v5", xml_file={str(xml)!r}, max_episode_steps=0)
         env.reset()
         for _ in range(20):
             env.step(np.ones((1, 1), np.float32))
+        print("-- gymnasium --", file=sys.stderr, flush=True)
         import gymnasium
         gymnasium.make("HalfCheetah-v5").reset(seed=0)  # Gymnasium's loads go through the handlers too
         """
@@ -349,8 +353,38 @@ def test_no_mujoco_log_file_and_warnings_on_stderr(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
-    assert "settotalmass" in out.stderr
-    assert "simulation is unstable" in out.stderr
+    ours, gymnasiums = out.stderr.split("-- gymnasium --")
+    assert "settotalmass" not in ours
+    assert ours.count("simulation is unstable") == 1, ours
+    assert gymnasiums.count("settotalmass") == 1, gymnasiums
+
+
+def test_dm_controls_handlers_stay_its_own(tmp_path: Path) -> None:
+    """dm_control installs MuJoCo handlers of its own (absl logging; abort on an error) when
+    imported. envhive's pools made after it keep envhive's handling for their own MuJoCo work (no
+    absl line for the models dm_control ships), and dm_control's physics keeps dm_control's."""
+    pytest.importorskip("dm_control")
+    script = textwrap.dedent(
+        """
+        import sys, numpy as np
+        from dm_control import suite
+        import envhive
+        env = envhive.make("CheetahRun-v1", num_envs=2, seed=0)
+        env.reset(); env.step(np.zeros((2, 6)))
+        env = envhive.make("HalfCheetah-v5", num_envs=2, seed=0)
+        env.reset(); env.step(np.zeros((2, 6), np.float32))
+        print("-- dm_control --", file=sys.stderr, flush=True)
+        suite.load("cheetah", "run").reset()
+        """
+    )
+    env = {**os.environ, "MUJOCO_GL": "egl"}
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    ours, dm_controls = out.stderr.split("-- dm_control --")
+    assert "settotalmass" not in ours, ours
+    assert dm_controls.count("WARNING:absl") == 1 and "settotalmass" in dm_controls, dm_controls
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")

@@ -1,16 +1,15 @@
 """The DeepMind Control Suite tasks step for step against dm_control itself.
 
 Env i of a pool made with seed=s plays the episodes of suite.load(domain, task,
-task_kwargs={"random": s + i}): same first reset, same actions, same observations (bit for bit),
-step types, discounts and episode ends, across several episodes (a short time_limit makes them
-end after ~25 steps), then later resets.
+task_kwargs={"random": s + i}): same first reset, same actions, same observations, rewards, step
+types, discounts and episode ends, bit for bit, across several episodes (a short time_limit makes
+them end after ~25 steps), then later resets.
 
-Tolerances: observations are compared exactly except the leaves dm_control computes with a numpy
-transcendental ufunc (finger's and manipulator's touch: np.log1p); rewards to 1e-13 relative.
-numpy's float64 exp/log/log1p/cosh/tanh/arccos are SIMD kernels of its own (AVX512F / SVML on this
-machine) that differ from libm in the last bit for a few percent of arguments, and rewards.tolerance
-goes through them; the C++ tasks use libm. A reward never feeds back into the state, so these
-differences stay at the ulp level (the test bounds them) and the trajectories stay identical.
+Bit equality holds on every CPU: where dm_control calls numpy's CPU-dispatched kernels (np.exp,
+np.log1p, np.tanh, np.arcsinh ... in rewards.tolerance and the touch, force and rangefinder
+observations; np.dot / np.linalg.norm / v.dot(M) through OpenBLAS, whose kernels differ per CPU),
+the C++ tasks call the same kernels of the running numpy (csrc/core/numpy_kernels.h). Run it under
+NPY_DISABLE_CPU_FEATURES / OPENBLAS_CORETYPE to see another CPU's path (tests/test_numpy_kernels.py).
 """
 
 from __future__ import annotations
@@ -80,16 +79,6 @@ TASKS = [
     ("dog", "run"),
     ("dog", "fetch"),
 ]
-# Observation leaves computed by numpy ufuncs that differ from libm in the last bits (see above).
-INEXACT_LEAVES = {
-    ("finger", "touch"),
-    ("hopper", "touch"),
-    ("manipulator", "touch"),
-    ("stacker", "touch"),
-    ("quadruped", "force_torque"),
-    ("quadruped", "rangefinder"),
-}
-REWARD_RTOL = 1e-13
 STEPS = 60  # about two and a half episodes of EPISODE_STEPS
 EPISODE_STEPS = 25
 
@@ -112,11 +101,6 @@ def _flat(obs: collections.OrderedDict) -> np.ndarray:
     return np.concatenate([np.asarray(v, dtype=np.float64).ravel() for v in obs.values()])
 
 
-def _leaf_mask(domain: str, obs: collections.OrderedDict) -> np.ndarray:
-    """True where a flat observation element must match exactly."""
-    return np.concatenate([np.full(np.asarray(v).size, (domain, k) not in INEXACT_LEAVES) for k, v in obs.items()])
-
-
 def _actions(spec, n: int, rng: np.random.Generator) -> np.ndarray:
     low = np.maximum(spec.minimum, -1.0)
     high = np.minimum(spec.maximum, 1.0)
@@ -132,15 +116,11 @@ def _assert_obs(domain: str, ours: dict | np.ndarray, i: int, ref: collections.O
         for key, value in ref.items():
             got, expected = ours[key][i], np.asarray(value)
             assert got.shape == expected.shape and got.dtype == expected.dtype, f"{where} {key}"
-            if (domain, key) in INEXACT_LEAVES:
-                np.testing.assert_allclose(got, expected, rtol=1e-13, atol=0, err_msg=f"{where} {key}")
-            else:
-                np.testing.assert_array_equal(got, expected, err_msg=f"{where} {key}")
+            np.testing.assert_array_equal(got, expected, err_msg=f"{where} {key}")
         return
-    flat, exact = _flat(ref), _leaf_mask(domain, ref)
+    flat = _flat(ref)
     assert ours[i].shape == flat.shape, where
-    np.testing.assert_array_equal(ours[i][exact], flat[exact], err_msg=where)
-    np.testing.assert_allclose(ours[i][~exact], flat[~exact], rtol=1e-13, atol=0, err_msg=where)
+    np.testing.assert_array_equal(ours[i], flat, err_msg=where)
 
 
 @pytest.mark.parametrize(("domain", "task"), TASKS, ids=[f"{d}-{t}" for d, t in TASKS])
@@ -171,7 +151,7 @@ def test_lockstep_with_dm_control(domain: str, task: str) -> None:
                 assert reward[i] == 0.0 and not terminated[i] and not truncated[i], where
                 ended[i] = False
                 continue
-            np.testing.assert_allclose(reward[i], ts.reward, rtol=REWARD_RTOL, atol=1e-300, err_msg=where)
+            assert reward[i] == ts.reward, f"{where}: reward {reward[i]!r} != {ts.reward!r}"
             assert terminated[i] == (ts.last() and ts.discount == 0.0), where
             assert truncated[i] == (ts.last() and ts.discount == 1.0), where
             ended[i] = bool(ts.last())

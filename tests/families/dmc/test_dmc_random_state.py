@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-_dmc = pytest.importorskip("envhive._dmc")
+_dmc = pytest.importorskip("envhive._mujoco")  # the DMC family's test hooks
 
 SEEDS = [0, 1, 7, 42, 12345, 2**31 - 1, 2**32 - 1]
 

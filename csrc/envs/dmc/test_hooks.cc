@@ -1,44 +1,25 @@
-// envhive._dmc: the DeepMind Control Suite, linked against the libmujoco of the `mujoco` package
-// (import `mujoco` first; envhive.catalog does). Each task's model is the XML dm_control builds for
-// it, fetched through envhive.dmc_assets (which imports dm_control) the first time the task's
-// spaces are resolved, with the GIL taken for that call only.
+// The DMC family's Python functions (envhive_add_family's BINDINGS), for its tests: numpy's
+// RandomState draws (tests/families/dmc/test_dmc_random_state.py), scipy.ndimage.zoom as quadruped
+// escape uses it, and escape's first terrain for a seed (tests/families/dmc/test_dmc_kwargs.py).
+#include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
-#include "../core/random_state.h"
-#include "../envs/dmc/dmc.h"
-#include "../envs/dmc/quadruped_escape.h"
-#include "../envs/dmc/spline_zoom.h"
-#include "module_tasks.h"
+#include "../../core/random_state.h"
+#include "quadruped_escape.h"
+#include "spline_zoom.h"
 
 namespace nb = nanobind;
 
 namespace envhive {
 
-namespace {
-dmc::ModelFiles model_files(const std::string& domain, const std::string& task, const dmc::ModelKwargs& kwargs) {
-  nb::gil_scoped_acquire gil;
-  nb::dict py_kwargs;
-  for (const auto& [name, value] : kwargs) py_kwargs[name.c_str()] = value;
-  nb::object files = nb::module_::import_("envhive.dmc_assets").attr("model_files")(domain, task, py_kwargs);
-  dmc::ModelFiles out;
-  out.xml = nb::cast<std::string>(files[0]);
-  for (nb::handle item : nb::cast<nb::dict>(files[1]).items()) {
-    nb::tuple kv = nb::borrow<nb::tuple>(item);
-    nb::bytes contents = nb::cast<nb::bytes>(kv[1]);
-    out.assets.emplace_back(nb::cast<std::string>(kv[0]), std::string(contents.c_str(), contents.size()));
-  }
-  return out;
-}
-}  // namespace
-
-void register_module_tasks(TaskRegistry& registry) { register_dmc(registry, &model_files); }
-
-void bind_module_extras(nanobind::module_& m) {
-  // numpy.random.RandomState(seed) draws, for tests/test_dmc_random_state.py: each call is
+void bind_dmc_extras(nb::module_& m) {
+  // numpy.random.RandomState(seed) draws, for tests/families/dmc/test_dmc_random_state.py: each call is
   // (method, a, b, n) and yields n values (method: random_sample, uniform, standard_normal,
   // randint, interval, next_u32).
   m.def(
@@ -61,7 +42,7 @@ void bind_module_extras(nanobind::module_& m) {
       },
       nb::arg("seed"), nb::arg("calls"));
   // scipy.ndimage.zoom(a, zoom, order=3, mode='constant') of a rows x cols array (row-major values)
-  // to out_rows x out_cols, and quadruped escape's first terrain for a seed: tests/test_dmc.py
+  // to out_rows x out_cols, and quadruped escape's first terrain for a seed: tests/families/dmc/test_dmc_kwargs.py
   // compares them with scipy and dm_control.
   m.def(
       "_spline_zoom",

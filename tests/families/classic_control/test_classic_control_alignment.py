@@ -12,7 +12,6 @@ from helpers import (
     CLASSIC_TASKS,
     DEFAULT_MAX_EPISODE_STEPS,
     MODE_NAMES,
-    TOLERANCE,
     assert_same,
     gym_vec,
     lockstep,
@@ -31,7 +30,7 @@ def test_trajectories_match_gymnasium(task_id: str, mode: str) -> None:
     # CartPole: random play ends episodes every ~20 steps; the others: three full time limits.
     n_steps = 300 if task_id.startswith("CartPole") else 3 * (DEFAULT_MAX_EPISODE_STEPS[task_id] + 1)
     try:
-        stats = lockstep(hive, ref, mode, seed, n_steps, atol=TOLERANCE.get(task_id, 0.0))
+        stats = lockstep(hive, ref, mode, seed, n_steps)
     finally:
         hive.close()
         ref.close()

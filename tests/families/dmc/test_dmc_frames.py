@@ -4,7 +4,7 @@ Physics.render (through its pixels wrapper), pixel for pixel.
 Every comparison is exact (tolerance 0): envhive draws with MuJoCo's renderer given the same model,
 data, camera, MjvOption and scene size as dm_control's Camera, on the same GL (EGL with Mesa's
 llvmpipe here; MUJOCO_GL=egl, set by conftest.py, makes dm_control use it too). The states are
-reached by stepping both in lock step with the same seeds and actions (tests/test_dmc_alignment.py
+reached by stepping both in lock step with the same seeds and actions (tests/families/dmc/test_dmc_alignment.py
 shows them equal), across an episode end, so a frame difference can only come from the renderer.
 Frames cost ~0.1-0.7 s each on llvmpipe (a 2048x2048 shadow map per light), so each test draws a
 few small ones.

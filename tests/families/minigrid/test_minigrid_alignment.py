@@ -22,8 +22,6 @@ from minigrid.wrappers import (
     RGBImgObsWrapper,
     RGBImgPartialObsWrapper,
 )
-
-import envhive
 from minigrid_helpers import (
     MINIGRID_IDS,
     Ends,
@@ -35,6 +33,8 @@ from minigrid_helpers import (
     reference,
     run_planned,
 )
+
+import envhive
 from process_helpers import assert_records_equal, async_records, sync_records
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # minigrid's older ids warn
