@@ -42,6 +42,13 @@ MUJOCO_NAMES = (
 MUJOCO_TASKS = tuple(f"{name}-v{v}" for name in MUJOCO_NAMES for v in (4, 5))
 
 MODE_NAMES = ("next_step", "same_step", "disabled")
+# The autoreset modes as a lock-step test's parameters: NEXT_STEP (Gymnasium's default) in every run,
+# the other two in the families' deep matrix (`make test-deep`).
+MODES = [
+    "next_step",
+    pytest.param("same_step", marks=pytest.mark.deep),
+    pytest.param("disabled", marks=pytest.mark.deep),
+]
 GYM_MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
     "same_step": AutoresetMode.SAME_STEP,

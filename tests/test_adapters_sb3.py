@@ -38,17 +38,15 @@ def test_matches_dummy_vec_env(task: str) -> None:
             actions = rng.uniform(-2, 2, size=(n, 1)).astype(np.float32)
         obs, rew, done, infos = hive.step(actions)
         robs, rrew, rdone, rinfos = ref.step(actions)
-        np.testing.assert_allclose(obs, robs, rtol=0, atol=1e-6)
-        np.testing.assert_allclose(rew, rrew, rtol=0, atol=1e-6)
+        np.testing.assert_array_equal(obs, robs)
+        np.testing.assert_array_equal(rew, rrew)
         assert rew.dtype == np.float32 and done.dtype == np.bool_
         np.testing.assert_array_equal(done, rdone)
         for i in range(n):
             assert infos[i]["TimeLimit.truncated"] == rinfos[i]["TimeLimit.truncated"]
             assert ("terminal_observation" in infos[i]) == bool(done[i])
             if done[i]:
-                np.testing.assert_allclose(
-                    infos[i]["terminal_observation"], rinfos[i]["terminal_observation"], rtol=0, atol=1e-6
-                )
+                np.testing.assert_array_equal(infos[i]["terminal_observation"], rinfos[i]["terminal_observation"])
                 assert infos[i]["elapsed_step"] > 0 and hive.reset_infos[i]["elapsed_step"] == 0
         ends += int(done.sum())
         truncations += sum(info["TimeLimit.truncated"] for info in infos)

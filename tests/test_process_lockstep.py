@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import envhive
+from helpers import MODES  # NEXT_STEP in every run, the other modes in `make test-deep`
 from process_envs import DICT_WALK
 from process_helpers import GYM_MODES, assert_records_equal, async_records, lockstep_sync, sync_records
 
-MODES = ("next_step", "same_step", "disabled")
 # (id, num_envs, steps, make kwargs): long enough that several episodes end in every mode.
 TASKS = {
     "CartPole-v1": (4, 250, {}),
@@ -69,7 +69,7 @@ def test_sync_lockstep_with_gymnasium(task: str, mode: str) -> None:
         ref.close()
 
 
-@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize("mode", ["next_step", pytest.param("same_step", marks=pytest.mark.deep)])
 @pytest.mark.parametrize("task", list(TASKS))
 def test_async_matches_gymnasium_env_by_env(task: str, mode: str) -> None:
     _imports(task)
@@ -92,6 +92,7 @@ def test_async_matches_gymnasium_env_by_env(task: str, mode: str) -> None:
         assert_records_equal(got[i], expected[i], f"env {i}")
 
 
+@pytest.mark.deep  # two more start methods: a worker pool each (~6 s on 2 cores)
 def test_lockstep_with_spawned_and_forkserver_workers() -> None:
     """The start method changes nothing about the results."""
     task = "process_envs:" + DICT_WALK

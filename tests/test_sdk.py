@@ -29,7 +29,10 @@ import pytest
 import envhive
 from envhive import catalog
 
-pytestmark = pytest.mark.sdk
+# The plug-in path end to end: the template built with pip against the installed SDK (a compile of
+# the engine and the bindings, about a minute on 2 cores), installed, discovered and run. It runs in
+# `make test-deep` (CI), not in `make test`.
+pytestmark = [pytest.mark.sdk, pytest.mark.deep]
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = REPO / "templates" / "cpp-family"

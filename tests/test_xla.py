@@ -695,6 +695,7 @@ def test_cuda_twin_scan_of_step_equals_the_cpu_targets_and_the_numpy_loop(twin) 
         np.testing.assert_array_equal(obs[t], o, err_msg=f"step {t}")
 
 
+@pytest.mark.deep  # the staged path over many lanes and steps: ~25 s on 2 cores; the scan test above covers the path
 def test_cuda_twin_vmapped_scan_over_handles_and_async_send_recv(twin) -> None:
     """A batch of pools (one call per step for all lanes) and EnvPool's async recv/send loop,
     through the twin, each equal to the CPU targets' run."""

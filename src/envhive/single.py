@@ -22,6 +22,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envhive.families import task_methods
 from envhive.registry import POOL_KWARGS, make_spec, task_info
 from envhive.vector import HiveVectorEnv
 
@@ -114,6 +115,14 @@ class HiveEnv(gymnasium.Env[Any, Any]):
     def close(self) -> None:
         if hasattr(self, "_vec"):
             self._vec.close()
+
+    def __getattr__(self, name: str) -> Any:
+        """The task's own methods (``envhive.families.task_methods``: a GoalEnv's ``compute_reward``)."""
+        spec = self.__dict__.get("task_spec")
+        methods = task_methods(spec.family, spec.id, spec.config) if spec is not None else {}
+        if name in methods:
+            return methods[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         return f"HiveEnv({self.task_spec.id})"

@@ -25,6 +25,7 @@ from gymnasium.vector.utils import batch_space
 from envhive.backend import Backend, Capabilities, Step
 from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, reset_seeds
 from envhive.errors import MissingExtraError
+from envhive.families import task_methods
 from envhive.leaves import text_leaves, with_text_decoded
 from envhive.native import NativeBackend
 from envhive.registry import PoolConfig, TaskSpec, make_spec
@@ -295,13 +296,18 @@ class HiveVectorEnv(VectorEnv):
 
     def __getattr__(self, name: str) -> Any:
         """The backend's own public attributes (``worker_pids`` of the process backend, ``restarts``
-        and ``shard_info`` of Ray's, ...) and those of the API in use (EnvPool's ``config``)."""
+        and ``shard_info`` of Ray's, ...), those of the API in use (EnvPool's ``config``) and the
+        task's own methods (``envhive.families.task_methods``: a GoalEnv's ``compute_reward``)."""
         backend = self.__dict__.get("backend")
         if backend is not None and name in backend.attributes:
             return getattr(backend, name)
         api = self.__dict__.get("_api")
         if api is not None and name in api.attributes:
             return getattr(api, name)
+        spec = self.__dict__.get("task_spec")  # the task's own methods (a GoalEnv's compute_reward)
+        methods = task_methods(spec.family, spec.id, spec.config) if spec is not None else {}
+        if name in methods:
+            return methods[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:

@@ -218,6 +218,8 @@ class MujocoEnv : public Env {
   }
 
   const mjModel* model() const { return m_; }
+  // Gymnasium's init_qpos, which reset_model starts from; Gymnasium-Robotics' AntMaze moves it (robotics/).
+  std::vector<double>& init_qpos() { return init_qpos_; }
   const mjData* data() const { return d_; }
 
   // The render kwargs (TaskTraits sets them after construction).

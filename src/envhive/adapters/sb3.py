@@ -37,6 +37,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvO
 
 from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
+from envhive.families import task_methods
 from envhive.vector import HiveVectorEnv
 
 # Why per-env Python access is limited, whatever the backend.
@@ -186,6 +187,10 @@ class SB3VecEnv(VecEnv):
             return [name in SHARED_ATTRIBUTES] * len(targets)
         if method_name == "render":
             return self._frames(targets)
+        spec = self.pool.task_spec  # the task's own methods (a GoalEnv's compute_reward: HerReplayBuffer)
+        method = task_methods(spec.family, spec.id, spec.config).get(method_name)
+        if method is not None:
+            return [method(*method_args, **method_kwargs) for _ in targets]
         raise AttributeError(
             f"{self.pool!r} has no env method {method_name!r}: {NO_ENV_OBJECTS}; env_method knows "
             f"{', '.join(ENV_METHODS)}. Reset options go through set_options() "

@@ -82,6 +82,8 @@ def builtin_modules() -> tuple[FamilyModule, ...]:
         by_module.setdefault(family.module, []).append(family)
     out = []
     for name, members in by_module.items():
+        # the module's own family first (envhive._mujoco's is mujoco): its extra names the module's needs
+        members.sort(key=lambda f: not name.endswith(f"._{f.name}"))
         needs = next((f for f in members if f.requires or f.preload), None)
         extra = next((f.extra for f in members if f.extra), None)
         out.append(

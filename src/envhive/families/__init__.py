@@ -9,10 +9,12 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from envhive.families.base import EnvPoolNames, Family
 
-__all__ = ["EnvPoolNames", "Family", "builtin", "by_task_family"]
+__all__ = ["EnvPoolNames", "Family", "builtin", "by_task_family", "task_methods"]
 
 
 @functools.cache
@@ -34,3 +36,13 @@ def builtin() -> tuple[Family, ...]:
 def by_task_family() -> dict[str, Family]:
     """The built-in descriptor of each ``family`` a task reports (``TaskInfo.family``)."""
     return {name: family for family in builtin() for name in family.families}
+
+
+def task_methods(family: str, task_id: str, config: Mapping[str, Any]) -> Mapping[str, Callable[..., Any]]:
+    """The methods a pool's task offers beyond Gymnasium's API, by name (its family descriptor's
+    ``task_methods``: a GoalEnv's ``compute_reward``, ...); empty for most tasks. ``family`` is the
+    task's ``TaskInfo.family``, ``config`` the pool's resolved task kwargs."""
+    descriptor = by_task_family().get(family)
+    if descriptor is None or descriptor.task_methods is None:
+        return {}
+    return descriptor.task_methods(task_id, config)

@@ -25,6 +25,9 @@ EnvPoolTranslation = Callable[[str, "TaskInfo", dict[str, Any], dict[str, Any], 
 """``translate(envpool_id, info, kwargs, out, view)``: EnvPool's kwargs of one of the family's tasks
 into envhive's, in place (``kwargs``: the task's own; ``out``: the pool's; ``view``: EnvPool's Config
 entries); raises ``envhive.errors.EnvPoolArgumentError`` for a value envhive cannot run."""
+TaskMethods = Callable[[str, Mapping[str, Any]], Mapping[str, Callable[..., Any]]]
+"""``task_methods(task_id, config) -> {name: method}``: the methods a task offers beyond Gymnasium's
+(a GoalEnv's ``compute_reward``), for a pool of the task with its resolved ``config``."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,12 @@ class Family:
     reference_id: Callable[[str], str] | None = None
     """The id of a task's reference with ``gymnasium.make`` (ALE's ``ALE/Pong-v5``), importing the
     package that registers it; None: the same id."""
+    task_methods: TaskMethods | None = None
+    """The methods of a task that its reference env has beyond Gymnasium's API and that need no
+    stepping (Gymnasium-Robotics' ``compute_reward`` / ``compute_terminated`` / ``compute_truncated``,
+    which HER relabels with): every facade answers them by name (``HiveVectorEnv``'s attributes, the
+    single env's, SB3's ``env_method``), through ``envhive.families.task_methods``. Plain Python over
+    arrays: they never touch the pool's envs."""
 
     @property
     def families(self) -> tuple[str, ...]:

@@ -45,7 +45,10 @@ def screen84(gym_env: gymnasium.Env) -> np.ndarray:
     return cv2.resize(gym_env.unwrapped.ale.getScreenGrayscale(), (84, 84), interpolation=cv2.INTER_AREA)
 
 
-@pytest.mark.parametrize("game", ["Pong", "Breakout", "SpaceInvaders"])
+GAMES = ["Pong", *(pytest.param(game, marks=pytest.mark.deep) for game in ("Breakout", "SpaceInvaders"))]
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_matches_gymnasium_over_episodes(game: str) -> None:
     g = gym_pipeline(game)
     h = hive(game, use_fire_reset=False, ram=True)
@@ -82,6 +85,7 @@ def test_matches_gymnasium_over_episodes(game: str) -> None:
     assert terminal_frames_differing <= ends
 
 
+@pytest.mark.deep
 def test_episodic_life_continues_the_game() -> None:
     """episodic_life: a lost life ends the episode; the reset that follows keeps playing the same
     game (no reset_game, no refilled stack: the current screen is pushed) until the game is over."""

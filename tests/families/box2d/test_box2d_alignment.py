@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import envhive
-from helpers import MODE_NAMES, assert_same, gym_vec, lockstep, random_actions
+from helpers import MODES, assert_same, gym_vec, lockstep, random_actions
 
 pytest.importorskip("Box2D", reason="the reference, Gymnasium's Box2D envs, needs the box2d extra")
 try:  # Gymnasium's renderers (and CarRacing's observation) draw with it; the tests that compare
@@ -83,7 +83,7 @@ def _lander_pilot(continuous: bool, noise: float = 0.2) -> Any:
     return policy
 
 
-@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES)
 def test_lunar_lander_random_play_matches_gymnasium(mode: str) -> None:
     for seed in (0, 1):
         stats = _run("LunarLander-v3", mode, seed, 250)
@@ -98,6 +98,7 @@ LANDER_KWARGS = [
 ]
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("kwargs", LANDER_KWARGS, ids=["discrete", "continuous", "wind", "all-kwargs"])
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_lunar_lander_landings_match_gymnasium(kwargs: dict[str, Any], mode: str) -> None:
@@ -190,7 +191,7 @@ def _walker_pilot(obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 _walkers: list[Any] = []
 
 
-@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("task_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_bipedal_walker_random_play_matches_gymnasium(task_id: str, mode: str) -> None:
     # Random torques: the walker falls on its hull (-100) or the 120-step limit ends the episode.
@@ -203,6 +204,7 @@ def test_bipedal_walker_random_play_matches_gymnasium(task_id: str, mode: str) -
         assert stats.episodes.min() >= 2
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize(("task_id", "kwargs"), [("BipedalWalker-v3", {}), ("BipedalWalker-v3", {"hardcore": True})])
 def test_bipedal_walker_walking_matches_gymnasium(task_id: str, kwargs: dict[str, Any]) -> None:
     # Gymnasium's walking heuristic covers the terrain (its obstacles in hardcore mode) and the
@@ -246,7 +248,7 @@ def _driver(continuous: bool) -> Any:
 
 
 @DRAWN_AS_PYGAME_CE
-@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES)
 def test_car_racing_matches_gymnasium(mode: str) -> None:
     # The observation is the 96x96 frame Gymnasium draws with pygame at every step: compared
     # exactly, as are rewards, flags and the lap_finished info.
@@ -341,6 +343,7 @@ def test_lunar_lander_frames_equal_gymnasiums(kwargs: dict[str, Any], every: int
 
 
 @DRAWN_AS_PYGAME_CE
+@pytest.mark.deep
 @pytest.mark.parametrize(("task_id", "every"), [("BipedalWalker-v3", 4), ("BipedalWalkerHardcore-v3", 3)])
 def test_bipedal_walker_frames_equal_gymnasiums(task_id: str, every: int) -> None:
     # Frames every few steps as the walker walks (the frame scrolls with it; the lidar ray drawn
@@ -351,6 +354,7 @@ def test_bipedal_walker_frames_equal_gymnasiums(task_id: str, every: int) -> Non
 
 
 @DRAWN_AS_PYGAME_CE
+@pytest.mark.deep
 def test_car_racing_frames_equal_gymnasiums() -> None:
     # render(): the 600x400 frame, with the skid marks the observation does not show.
     compared = sum(_frames_match("CarRacing-v3", seed, 60, 6, _driver(True)) for seed in (0, 1))

@@ -11,7 +11,7 @@ import envhive
 from helpers import (
     CLASSIC_TASKS,
     DEFAULT_MAX_EPISODE_STEPS,
-    MODE_NAMES,
+    MODES,
     assert_same,
     gym_vec,
     lockstep,
@@ -21,7 +21,7 @@ from helpers import (
 NUM_ENVS = 4
 
 
-@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("task_id", CLASSIC_TASKS)
 def test_trajectories_match_gymnasium(task_id: str, mode: str) -> None:
     seed = 1234
@@ -41,7 +41,7 @@ def test_trajectories_match_gymnasium(task_id: str, mode: str) -> None:
         assert stats.terminated.min() >= 3
 
 
-@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES)
 def test_custom_time_limit_matches_gymnasium(mode: str) -> None:
     # A short limit mixes terminations and truncations (and, at step 12, possibly both).
     hive = envhive.make("CartPole-v1", num_envs=6, seed=3, max_episode_steps=12, autoreset_mode=mode)
@@ -170,6 +170,7 @@ def test_out_of_range_box_actions_are_clipped_like_gymnasium() -> None:
     assert_same(ra[1], rb[1])
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_partial_resets_match_gymnasium(mode: str) -> None:
     # Masked resets (some seeded) in the middle of episodes, including of envs that just ended.

@@ -44,9 +44,12 @@ def _pixel_refs(domain: str, task: str, seed: int, n: int, time_limit: float, **
     ("domain", "task", "camera_id"),
     [
         ("cartpole", "swingup", 0),
-        ("walker", "walk", -1),  # the free camera (mjv_defaultFreeCamera)
-        ("finger", "turn_hard", 1),  # each env's own model copy (its target moves every episode)
-        ("quadruped", "escape", 0),  # each episode's terrain uploaded to the GPU before its frames
+        # the free camera (mjv_defaultFreeCamera)
+        pytest.param("walker", "walk", -1, marks=pytest.mark.deep),
+        # each env's own model copy (its target moves every episode)
+        pytest.param("finger", "turn_hard", 1, marks=pytest.mark.deep),
+        # each episode's terrain uploaded to the GPU before its frames
+        pytest.param("quadruped", "escape", 0, marks=pytest.mark.deep),
     ],
 )
 def test_pixels_equal_dm_controls_physics_render(domain: str, task: str, camera_id: int) -> None:

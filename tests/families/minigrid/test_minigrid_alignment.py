@@ -102,6 +102,7 @@ PLANNED = {
 }
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("task", list(PLANNED))
 def test_solved_episodes_match_minigrid(task: str) -> None:
     """A planner reads minigrid's state and both envs follow its actions: successful episodes,
@@ -184,6 +185,7 @@ WRAPPER_CASES = [
 ]
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize(("task", "wrapper"), WRAPPER_CASES)
 def test_wrappers_as_kwargs_match_minigrid(task: str, wrapper: str) -> None:
     kw, wrappers = WRAPPERS[wrapper]
@@ -287,6 +289,7 @@ class _Tiles(MiniGridEnv):
         self.agent_pos, self.agent_dir, self.mission = (width - 2, height - 2), 2, ""
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("tile_size", [8, 32, 7])
 @pytest.mark.parametrize("agent_pov", [False, True])
 def test_every_tile_matches_minigrid(tile_size: int, agent_pov: bool) -> None:

@@ -132,6 +132,7 @@ def test_trajectories_match_gymnasium(task_id: str, record_property: Any) -> Non
     assert ends >= NUM_ENVS, f"{task_id}: the run should cross episode ends (got {ends})"
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize(
     ("task_id", "mode"), [("Hopper-v5", "same_step"), ("Ant-v4", "same_step"), ("Walker2d-v5", "disabled")]
 )
@@ -140,6 +141,7 @@ def test_other_autoreset_modes_match_gymnasium(task_id: str, mode: str) -> None:
     assert ends >= NUM_ENVS
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize(
     ("task_id", "kwargs"),
     [

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import envhive
-from helpers import MODE_NAMES, assert_same, gym_vec, lockstep
+from helpers import MODES, assert_same, gym_vec, lockstep
 
 # Gymnasium 1.4's toy text: Taxi-v4, FrozenLake's success_rate and reward_schedule, the pixel-art
 # renderers. Gymnasium 1.2 (the RLlib venv's) has other versions of these MDPs and frames.
@@ -76,7 +76,7 @@ def _run(task_id: str, mode: str, seed: int, n_steps: int, **kwargs: Any) -> Any
         ref.close()
 
 
-@pytest.mark.parametrize("mode", MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("task_id", TASKS)
 def test_trajectories_match_gymnasium(task_id: str, mode: str) -> None:
     limit = {"max_episode_steps": 60} if task_id.startswith(("Taxi", "Cliff")) else {}
