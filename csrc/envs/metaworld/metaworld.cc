@@ -226,10 +226,10 @@ struct TaskTraits<metaworld::MetaWorldPool> {
   }
 };
 
-void register_metaworld(TaskRegistry& registry, metaworld::RuntimeSource source) {
+void register_metaworld(TaskRegistry& registry, const FamilyData& data) {
   using namespace metaworld;
   mujoco::install_handlers();
-  set_runtime_source(std::move(source));
+  set_assets_dir(data.has("assets_dir") ? data.value("assets_dir") : std::string());
   constexpr uint64_t kLegacySeed = 0xffffffffu;  // numpy's legacy RandomState
   for (const TaskEntry& t : task_table()) {
     const std::string& name = t.info.name;  // "button-press-topdown-v3" -> "ButtonPressTopdown-v3"

@@ -1,24 +1,13 @@
 // Meta-World v3 (the 50 Sawyer tasks and their MT / ML benchmarks) as envhive tasks.
 #pragma once
 
-#include <functional>
-#include <string>
-
 #include "../../core/task.h"
 
 namespace envhive {
 
-namespace metaworld {
-// What the module learns from Python (envhive.families.metaworld) the first time an env is made:
-// the installed metaworld package's asset folder and how numpy's ddot rounds.
-struct Runtime {
-  std::string assets_dir;
-  bool blas_dot_fma = false;
-};
-using RuntimeSource = std::function<Runtime()>;
-}  // namespace metaworld
-
-// Registers every Meta-World id in `registry`; `source` is asked once, when the first env is made.
-void register_metaworld(TaskRegistry& registry, metaworld::RuntimeSource source);
+// Registers every Meta-World id in `registry`. `data`'s assets_dir (DATA: the installed metaworld
+// package's assets folder) holds the models, loaded when the first env of a task is made; without
+// it (metaworld not installed) the ids are listed and making one raises, naming the install command.
+void register_metaworld(TaskRegistry& registry, const FamilyData& data);
 
 }  // namespace envhive

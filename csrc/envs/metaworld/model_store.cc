@@ -1,61 +1,44 @@
 #include "model_store.h"
 
-#include <atomic>
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 #include "../mujoco/mujoco_env.h"
-#include "numerics.h"
 
 namespace envhive::metaworld {
 
 namespace {
 std::mutex g_mu;
-RuntimeSource g_source;
-std::optional<Runtime> g_runtime;
+std::string g_assets_dir;
 std::map<std::string, std::shared_ptr<const mjModel>> g_models;
-std::atomic<bool> g_dot_fma{false};
 }  // namespace
 
-void set_blas_dot_fma(bool fma) { g_dot_fma.store(fma, std::memory_order_relaxed); }
-bool blas_dot_fma() { return g_dot_fma.load(std::memory_order_relaxed); }
-
-void set_runtime_source(RuntimeSource source) {
+void set_assets_dir(std::string dir) {
   std::lock_guard<std::mutex> lock(g_mu);
-  g_source = std::move(source);
-}
-
-const Runtime& runtime() {
-  RuntimeSource source;
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    if (g_runtime) return *g_runtime;
-    source = g_source;
-  }
-  if (!source) throw std::runtime_error("Meta-World runtime source not set (envhive._metaworld sets it when imported)");
-  Runtime r = source();  // outside the lock: the hook takes the GIL
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (!g_runtime) {
-    g_runtime = std::move(r);
-    set_blas_dot_fma(g_runtime->blas_dot_fma);
-  }
-  return *g_runtime;
+  g_assets_dir = std::move(dir);
 }
 
 std::shared_ptr<const mjModel> task_model(const std::string& xml) {
-  const Runtime& rt = runtime();
+  std::string assets_dir;
   {
     std::lock_guard<std::mutex> lock(g_mu);
     if (auto it = g_models.find(xml); it != g_models.end()) return it->second;
+    assets_dir = g_assets_dir;
   }
-  const std::string path = (std::filesystem::path(rt.assets_dir) / xml).string();
+  if (assets_dir.empty() || !std::filesystem::is_directory(std::filesystem::path(assets_dir) / "sawyer_xyz"))
+    throw std::runtime_error(
+        "the Meta-World tasks load their models from the metaworld package" +
+        (assets_dir.empty() ? std::string(", which is not installed") : " (no sawyer_xyz in " + assets_dir + ")") +
+        ": pip install \"envhive[metaworld]\" && pip install --no-deps \"metaworld==3.1.1\"");
+  const std::string path = (std::filesystem::path(assets_dir) / xml).string();
   mujoco::install_handlers();
   char error[1024] = "";
   mjModel* m = nullptr;

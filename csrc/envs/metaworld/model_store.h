@@ -8,13 +8,12 @@
 #include <memory>
 #include <string>
 
-#include "metaworld.h"
-
 namespace envhive::metaworld {
 
-void set_runtime_source(RuntimeSource source);
-// The runtime (asked of Python once; throws when the metaworld package is missing).
-const Runtime& runtime();
+// The metaworld package's assets folder (set once by the register function; empty: not installed).
+void set_assets_dir(std::string dir);
+// The compiled model of `xml` (a path in the assets folder); throws naming the install command
+// when the metaworld package is missing.
 std::shared_ptr<const mjModel> task_model(const std::string& xml);
 
 }  // namespace envhive::metaworld

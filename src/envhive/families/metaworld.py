@@ -1,26 +1,22 @@
-"""Meta-World v3 (envhive._metaworld): what the Python side knows about the family.
+"""Meta-World v3 (``csrc/envs/metaworld/``, in module ``envhive._mujoco``): the 50 Sawyer tasks and
+Meta-World's MT / ML benchmarks, on the libmujoco of the ``mujoco`` package, with the models of the
+installed ``metaworld`` package (its ``assets`` folder, handed to the module when it loads: the
+family's DATA); and EnvPool's names for them (``MetaWorld/<Task>-v3``, its kwargs).
 
-The C++ tasks (csrc/envs/metaworld/) load the installed ``metaworld`` package's XML files and
-reproduce its numpy arithmetic; :func:`runtime` tells them, once per process, where those files are
-and how numpy's BLAS rounds a short dot product. Nothing here runs while an env steps.
+metaworld 3.1.1 pins mujoco==3.3.0 but runs on the mujoco 4.0.0 envhive links (its one MuJoCo-4
+incompatibility, ``reset_mocap_welds``, is a model edit the C++ side makes itself), so it is installed
+without its dependencies: ``pip install "envhive[metaworld]" && pip install --no-deps metaworld==3.1.1``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import random
-from fractions import Fraction
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from envhive.errors import MissingExtraError
+from envhive.errors import EnvPoolArgumentError
+from envhive.families.base import EnvPoolNames, Family
 
-EXTRA = "metaworld"
-# metaworld 3.1.1 pins mujoco==3.3.0 but runs on the mujoco 4.0.0 envhive links (its one MuJoCo-4
-# incompatibility, reset_mocap_welds, is a model edit the C++ side makes itself), so it is installed
-# without its dependencies; the envhive[metaworld] extra lists the others.
-METAWORLD = "metaworld==3.1.1"
-INSTALL = f'pip install "envhive[{EXTRA}]" && pip install --no-deps "{METAWORLD}"'
+if TYPE_CHECKING:
+    from envhive.catalog.tasks import TaskInfo
 
 # The 50 v3 task names (metaworld.env_dict.ALL_V3_ENVIRONMENTS, in its order).
 TASKS = (
@@ -42,65 +38,42 @@ def envpool_name(task: str) -> str:
     return "MetaWorld/" + "".join(part[:1].upper() + part[1:] for part in name.split("-")) + "-" + version
 
 
-def assets_dir() -> str:
-    """The ``assets`` folder of the installed metaworld package (found without importing it)."""
-    spec = importlib.util.find_spec("metaworld")
-    if spec is None or not spec.submodule_search_locations:
-        raise MissingExtraError(f"the Meta-World tasks load their models from the metaworld package: {INSTALL}")
-    folder = Path(next(iter(spec.submodule_search_locations))) / "assets"
-    if not (folder / "sawyer_xyz").is_dir():
-        raise MissingExtraError(f"the metaworld package at {folder.parent} has no assets/sawyer_xyz: {INSTALL}")
-    return str(folder)
-
-
-def blas_dot_uses_fma() -> bool:
-    """Whether numpy's ``v.dot(v)`` of a 3-vector fuses its multiply-adds (OpenBLAS's SkylakeX and Zen
-    kernels do, Haswell's and Nehalem's do not): np.linalg.norm, which Meta-World's rewards call
-    everywhere, rounds accordingly. Probed on vectors where the two differ."""
-    import numpy as np
-
-    def fma(a: float, b: float, c: float) -> float:
-        return float(Fraction(a) * Fraction(b) + Fraction(c))
-
-    rng = random.Random(0)
-    for _ in range(200):
-        v = [rng.uniform(-1.0, 1.0) for _ in range(3)]
-        plain = (v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]
-        fused = fma(v[2], v[2], fma(v[1], v[1], v[0] * v[0]))
-        if plain != fused:
-            got = float(np.asarray(v).dot(np.asarray(v)))
-            if got == fused:
-                return True
-            if got == plain:
-                return False
-    return False
-
-
-def runtime() -> tuple[str, bool]:
-    """What envhive._metaworld asks once per process: (assets folder, numpy's ddot uses FMA)."""
-    return assets_dir(), blas_dot_uses_fma()
-
-
-# ----------------------------------------------------------------------------- EnvPool's MetaWorld ids
 # EnvPool 1.2.5's MetaWorld/<Name>-v3 config: frame_skip 5 and frame_stack 1 are Meta-World's own (fixed
 # here), task_name names the task, partially_observable (True) hides the goal, as envhive's kwarg does.
 ENVPOOL_FIXED = {"frame_skip": 5, "frame_stack": 1}
 
 
-def translate_envpool(envpool_id: str, task_name: str, kwargs: dict[str, Any], view: dict[str, Any]) -> None:
-    """EnvPool's MetaWorld kwargs -> envhive's, in place; a value envhive cannot run raises ValueError
-    naming both (envhive.envpool turns it into its EnvPoolArgumentError)."""
+def translate_envpool(
+    envpool_id: str, info: TaskInfo, kwargs: dict[str, Any], out: dict[str, Any], view: dict[str, Any]
+) -> None:
+    """EnvPool's MetaWorld kwargs -> envhive's, in place, for EnvPool's ``MetaWorld/<Task>-v3`` ids
+    (envhive's ``Meta-World/...`` ids take envhive's kwargs alone)."""
+    if not envpool_id.startswith("MetaWorld/"):
+        return
+    task_name = info.doc.split()[1]  # "Meta-World reach-v3 (Sawyer arm); ..."
     name = kwargs.pop("task_name", task_name)
     if isinstance(name, bytes):
         name = name.decode()
     if name != task_name:
-        raise ValueError(f"{envpool_id} is Meta-World's {task_name!r}; task_name={name!r} names another task")
+        raise EnvPoolArgumentError(f"{envpool_id} is Meta-World's {task_name!r}; task_name={name!r} names another task")
     for key, fixed in ENVPOOL_FIXED.items():
         value = kwargs.pop(key, fixed)
         if value != fixed:
-            raise ValueError(
+            raise EnvPoolArgumentError(
                 f"{envpool_id}: {key}={value!r}: Meta-World's Sawyer tasks step with {key} {fixed} (envhive runs "
                 "Meta-World's own MDP)"
             )
     view["task_name"] = task_name
     view.update(ENVPOOL_FIXED)
+
+
+FAMILY = Family(
+    name="metaworld",
+    module="envhive._mujoco",
+    doc="Meta-World v3: 50 Sawyer manipulation tasks and its MT1/MT10/MT25/MT50 and ML1/ML10/ML25/ML45 benchmarks",
+    extra="metaworld",
+    # the metaworld package itself is needed only for its models (the C++ raises naming the command)
+    requires="mujoco",
+    preload="mujoco",
+    envpool=EnvPoolNames(translate=translate_envpool),
+)

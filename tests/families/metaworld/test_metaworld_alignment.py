@@ -1,45 +1,36 @@
 """Meta-World v3 step for step against metaworld 3.1.1 itself (metaworld_helpers.py has the reference
-side and its one MuJoCo 4 shim).
+side and its one MuJoCo 4 shim), through envhive.testing.assert_matches_reference.
 
 Env i of a pool made with seed=s plays what the Meta-World env of the id seeded s + i plays (a
 benchmark's block b of envs: Meta-World's vector env seeded s + b): same first reset, same actions,
-then the same observations (bit for bit), rewards, flags and infos across episode ends and the resets
-after them. Actions are Meta-World's own scripted policy for the task (metaworld.policies) with noise,
-mixed with random ones a little outside [-1, 1], so contacts, grasps and the reward's success branches
-run.
+then the same observations, rewards, flags and infos across episode ends and the resets after them,
+every leaf bit for bit. Actions are Meta-World's own scripted policy for the task (metaworld.policies)
+with noise, mixed with random ones a little outside [-1, 1], so contacts, grasps and the reward's
+success branches run.
 
-Stated bounds: rewards and the reward-derived infos of the tasks whose reward passes through np.log or
-np.exp (GAUSSIAN_OR_LOG: reward_utils' gaussian sigmoid, the log floors of door-open, box-close,
-assembly, bin-picking, pick-out-of-hole) are compared to REWARD_RTOL. numpy's float64 log/exp are
-SIMD kernels of its own on AVX512F CPUs that differ from libm in the last bit for a fraction of a
-percent of arguments (under the AVX2 and baseline dispatches they equal libm, and these tasks are then
-bit-exact too); envhive uses libm there for now (csrc/envs/metaworld/numerics.h). A reward never feeds
-back into the state, so observations stay bit-exact. np.linalg.norm (OpenBLAS ddot) is reproduced per
-CPU (FMA or not, probed once): exact under every OPENBLAS_CORETYPE.
+Bit equality holds on every CPU: where Meta-World calls numpy's CPU-dispatched kernels (np.log / np.exp
+in reward_utils' gaussian sigmoid and the log floors of door-open, box-close, assembly, bin-picking,
+pick-out-of-hole; np.linalg.norm, OpenBLAS's ddot, in every reward), the C++ tasks call the same
+kernels of the running numpy (csrc/envs/metaworld/numerics.h, core/numpy_kernels.h). `make test-deep`
+runs this file under the AVX2 and baseline dispatch paths too.
 """
 
 from __future__ import annotations
 
-import envhive._metaworld  # noqa: F401
 import numpy as np
 import pytest
+from gymnasium.vector import AutoresetMode
 
 import envhive
+from envhive import _mujoco
 
 H = pytest.importorskip("metaworld_helpers")
 
 from metaworld.env_dict import ALL_V3_ENVIRONMENTS  # noqa: E402
 
-TASKS = list(envhive._metaworld._task_names())  # type: ignore[attr-defined]
-GAUSSIAN_OR_LOG = ("door-open-v3", "door-close-v3", "drawer-close-v3", "window-close-v3", "dial-turn-v3",
-                   "faucet-open-v3", "faucet-close-v3", "box-close-v3", "assembly-v3", "bin-picking-v3",
-                   "pick-out-of-hole-v3")  # fmt: skip
-REWARD_RTOL = 1e-12
+TASKS: list[str] = list(_mujoco._metaworld_task_names())  # type: ignore[attr-defined]
 EPISODE_STEPS = 10
-
-
-def rtol(task: str) -> float:
-    return REWARD_RTOL if task in GAUSSIAN_OR_LOG else 0.0
+DEEP_EPISODE_STEPS = 20
 
 
 def test_task_list_is_metaworlds() -> None:
@@ -58,12 +49,11 @@ def test_lockstep_task(task: str) -> None:
     env = envhive.make(
         f"Meta-World/{task}", num_envs=1, seed=seed, max_episode_steps=EPISODE_STEPS, partially_observable=False
     )
-    ref = H.seeded_env(task, seed, partially_observable=False)
-    space = ref.env.sawyer_observation_space
+    ref = H.task_reference(task, seed, 1, EPISODE_STEPS, partially_observable=False)
+    space = ref.unwrapped.envs[0].unwrapped.sawyer_observation_space
     np.testing.assert_array_equal(env.single_observation_space.low, space.low)
     np.testing.assert_array_equal(env.single_observation_space.high, space.high)
-    counts = H.lockstep(env, [ref], 2 * EPISODE_STEPS + 2, EPISODE_STEPS, np.random.default_rng(1), rtol(task), [task])
-    assert counts["ends"] >= 2
+    H.lockstep(env, ref, seed, 2 * EPISODE_STEPS + 2, [task], min_episodes=2)
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -91,31 +81,57 @@ def test_lockstep_fixed_goal(observable: bool) -> None:
     task, seed = "basketball-v3", 4
     name = "goal_observable" if observable else "goal_hidden"
     env = envhive.make(f"Meta-World/{name}", env_name=task, num_envs=2, seed=seed, max_episode_steps=EPISODE_STEPS)
-    refs = [H.fixed_env(task, seed + i, observable) for i in range(2)]
-    counts = H.lockstep(env, refs, 2 * EPISODE_STEPS + 3, EPISODE_STEPS, np.random.default_rng(2), 0.0, [task] * 2)
-    assert counts["ends"] >= 4
+    ref = H.fixed_reference(task, seed, 2, EPISODE_STEPS, observable)
+    H.lockstep(env, ref, seed, 2 * EPISODE_STEPS + 3, [task] * 2, min_episodes=2, action_seed=2)
 
 
 def test_lockstep_mt1() -> None:
     """Meta-World/MT1: MT1(env_name, seed)'s 50 goals, RandomTaskSelectWrapper's choice at each reset."""
     task, seed = "door-open-v3", 9
     env = envhive.make("Meta-World/MT1", env_name=task, num_envs=2, seed=seed, max_episode_steps=EPISODE_STEPS)
-    refs = [H.mt1_env(task, seed + i, EPISODE_STEPS) for i in range(2)]
-    counts = H.lockstep(
-        env, refs, 2 * EPISODE_STEPS + 3, EPISODE_STEPS, np.random.default_rng(3), rtol(task), [task] * 2
-    )
-    assert counts["ends"] >= 4
+    ref = H.mt1_reference(task, seed, 2, EPISODE_STEPS)
+    H.lockstep(env, ref, seed, 2 * EPISODE_STEPS + 3, [task] * 2, min_episodes=2, action_seed=3)
 
 
 @pytest.mark.parametrize("split", ["train", "test"])
 def test_lockstep_ml1(split: str) -> None:
-    """Meta-World/ML1-train / ML1-test: ML1(env_name, seed)'s goals (the test split's from seed + 1),
-    each env walking its share pseudo-randomly, a new task at every reset."""
+    """Meta-World/ML1-train / ML1-test against metaworld.make_ml_envs_train / _test in Meta-World's own
+    same-step autoreset: ML1(env_name, seed)'s goals (the test split's from seed + 1), each env walking
+    its share pseudo-randomly, a new task at every reset."""
     task, seed, batch = "reach-v3", 5, 2
     env = envhive.make(
         f"Meta-World/ML1-{split}", env_name=task, num_envs=batch, seed=seed, max_episode_steps=EPISODE_STEPS,
-        meta_batch_size=batch,
+        meta_batch_size=batch, autoreset_mode="same_step",
     )  # fmt: skip
-    refs = H.benchmark_envs(f"ML1-{split}", seed, EPISODE_STEPS, env_name=task, meta_batch_size=batch)
-    counts = H.lockstep(env, refs, 2 * EPISODE_STEPS + 3, EPISODE_STEPS, np.random.default_rng(4), 0.0, [task] * batch)
-    assert counts["ends"] >= 4
+    ref = H.benchmark_reference(f"ML1-{split}", seed, EPISODE_STEPS, env_name=task, meta_batch_size=batch)
+    H.lockstep(env, ref, seed, 2 * EPISODE_STEPS + 3, [task] * batch, min_episodes=2, action_seed=4)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("task", TASKS)
+def test_deep_lockstep(task: str) -> None:
+    """Seeds 21 and 22 (one pool of two), goal observed on the even tasks and hidden on the odd ones, in
+    next-step autoreset; then goal_observable with seeds 30 and 31 in same-step autoreset, and MT1 with
+    seed 40 in disabled autoreset (masked resets); three episodes each."""
+    observable = TASKS.index(task) % 2 == 0
+    steps = 3 * DEEP_EPISODE_STEPS + 3
+    env = envhive.make(
+        f"Meta-World/{task}", num_envs=2, seed=21, max_episode_steps=DEEP_EPISODE_STEPS,
+        partially_observable=not observable,
+    )  # fmt: skip
+    ref = H.task_reference(task, 21, 2, DEEP_EPISODE_STEPS, partially_observable=not observable)
+    H.lockstep(env, ref, 21, steps, [task] * 2, min_episodes=3, action_seed=7)
+
+    env = envhive.make(
+        "Meta-World/goal_observable", env_name=task, num_envs=2, seed=30, max_episode_steps=DEEP_EPISODE_STEPS,
+        autoreset_mode="same_step",
+    )  # fmt: skip
+    ref = H.fixed_reference(task, 30, 2, DEEP_EPISODE_STEPS, True, AutoresetMode.SAME_STEP)
+    H.lockstep(env, ref, 30, steps, [task] * 2, min_episodes=3, action_seed=8)
+
+    env = envhive.make(
+        "Meta-World/MT1", env_name=task, num_envs=1, seed=40, max_episode_steps=DEEP_EPISODE_STEPS,
+        autoreset_mode="disabled",
+    )  # fmt: skip
+    ref = H.mt1_reference(task, 40, 1, DEEP_EPISODE_STEPS, AutoresetMode.DISABLED)
+    H.lockstep(env, ref, 40, steps, [task], min_episodes=3, action_seed=9)

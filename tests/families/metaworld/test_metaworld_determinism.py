@@ -1,6 +1,5 @@
-"""The deep matrix (-m deep): every task, more seeds, longer episodes, goal hidden and observed, the
-goal-observable / goal-hidden classes and MT1, each against metaworld 3.1.1; and envhive's own
-determinism (the same seed twice, sync against async)."""
+"""envhive's own determinism for Meta-World: the same seed twice gives the same episodes, and an async
+pool plays each env's episodes as the sync pool does (the reference side is test_metaworld_alignment.py)."""
 
 from __future__ import annotations
 
@@ -8,37 +7,8 @@ import numpy as np
 import pytest
 
 import envhive
-from envhive import _metaworld as mw  # type: ignore[attr-defined]
 
 H = pytest.importorskip("metaworld_helpers")
-
-from test_metaworld_alignment import rtol  # noqa: E402
-
-TASKS = list(mw._task_names())
-EPISODE_STEPS = 20
-
-
-@pytest.mark.deep
-@pytest.mark.parametrize("task", TASKS)
-def test_deep_lockstep(task: str) -> None:
-    """Seeds 21 and 22 (one pool of two), goal observed on the even tasks and hidden on the odd ones;
-    then goal_observable with seeds 30 and 31, and MT1 with seed 40; three episodes each."""
-    observable = TASKS.index(task) % 2 == 0
-    env = envhive.make(
-        f"Meta-World/{task}", num_envs=2, seed=21, max_episode_steps=EPISODE_STEPS, partially_observable=not observable
-    )
-    refs = [H.seeded_env(task, 21 + i, partially_observable=not observable) for i in range(2)]
-    steps = 3 * EPISODE_STEPS + 3
-    assert H.lockstep(env, refs, steps, EPISODE_STEPS, np.random.default_rng(7), rtol(task), [task] * 2)["ends"] >= 6
-    env = envhive.make(
-        "Meta-World/goal_observable", env_name=task, num_envs=2, seed=30, max_episode_steps=EPISODE_STEPS
-    )
-    refs = [H.fixed_env(task, 30 + i, True) for i in range(2)]
-    H.lockstep(env, refs, steps, EPISODE_STEPS, np.random.default_rng(8), rtol(task), [task] * 2)
-    env = envhive.make("Meta-World/MT1", env_name=task, num_envs=1, seed=40, max_episode_steps=EPISODE_STEPS)
-    H.lockstep(
-        env, [H.mt1_env(task, 40, EPISODE_STEPS)], steps, EPISODE_STEPS, np.random.default_rng(9), rtol(task), [task]
-    )
 
 
 @pytest.mark.parametrize("task_id", ["Meta-World/pick-place-v3", "Meta-World/MT10"])
