@@ -26,6 +26,15 @@ struct IdVariant {
   bool test = false;             // kML1 / kML: the test split
 };
 
+// meta_batch_size's default for an ML split: Meta-World's 20 where it splits the split's classes and
+// their 50 tasks evenly (ML10-train), else one env per class (Meta-World's own default raises there).
+int64_t default_meta_batch_size(const IdVariant& v) {
+  if (v.kind == IdKind::kML1) return 1;
+  const Benchmark& b = benchmark(v.bench);
+  const int64_t classes = static_cast<int64_t>((v.test ? b.test : b.train).size());
+  return 20 % classes == 0 && 50 % (20 / classes) == 0 ? 20 : classes;
+}
+
 // One pool's settings, read from its config.
 struct Resolved {
   std::shared_ptr<RandVecPlan> plan = std::make_shared<RandVecPlan>();
@@ -174,8 +183,9 @@ struct TaskTraits<metaworld::MetaWorldPool> {
       case IdKind::kML1:
       case IdKind::kML:
         if (v.kind == IdKind::kML1) f.push_back(name);
-        f.push_back({"meta_batch_size", int64_t{20},
-                     "Envs of one Meta-World vector env: each task class gets meta_batch_size / classes of them."});
+        f.push_back({"meta_batch_size", metaworld::default_meta_batch_size(v),
+                     "Envs of one Meta-World vector env: each task class gets meta_batch_size / classes of them "
+                     "(default: Meta-World's 20 where that splits the 50 tasks evenly, else one env per class)."});
         f.push_back({"total_tasks_per_cls", int64_t{-1}, "Use only each class's first tasks; -1: all 50."});
         f.push_back(success);
         break;

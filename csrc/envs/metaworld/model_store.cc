@@ -34,7 +34,7 @@ std::shared_ptr<const mjModel> task_model(const std::string& xml) {
     assets_dir = g_assets_dir;
   }
   if (assets_dir.empty() || !std::filesystem::is_directory(std::filesystem::path(assets_dir) / "sawyer_xyz"))
-    throw std::runtime_error(
+    throw std::invalid_argument(  // ValueError, as the other families' missing model packages
         "the Meta-World tasks load their models from the metaworld package" +
         (assets_dir.empty() ? std::string(", which is not installed") : " (no sawyer_xyz in " + assets_dir + ")") +
         ": pip install \"envhive[metaworld]\" && pip install --no-deps \"metaworld==3.1.1\"");

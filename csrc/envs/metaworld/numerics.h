@@ -6,7 +6,7 @@
 //   whether it fuses the multiply-adds) depends on the CPU OpenBLAS picked; npk::norm calls it.
 // - np.log / np.exp of a float64 scalar (door-open's floor, the gaussian sigmoid): numpy's SIMD
 //   loops differ from libm in the last bit for some arguments on AVX-512; npk::scalar calls the loop
-//   numpy runs for a one-element operand.
+//   numpy runs for a one-element operand; np.sin / np.cos of dial-turn's knob angle likewise.
 // - `x ** 2` of an np.float64 scalar is glibc's pow (npcompat::py_pow).
 #pragma once
 
@@ -30,6 +30,9 @@ inline double norm1(double x) { return npk::norm(&x, 1); }
 // np.log / np.exp of one float64 (a Python float or an np.float64).
 inline double np_log(double x) { return npk::scalar(npk::Ufunc::kLog, x); }
 inline double np_exp(double x) { return npk::scalar(npk::Ufunc::kExp, x); }
+// np.sin / np.cos of a one-element float64 array (dial-turn's knob angle, a view of data.qpos).
+inline double np_sin(double x) { return npk::scalar(npk::Ufunc::kSin, x); }
+inline double np_cos(double x) { return npk::scalar(npk::Ufunc::kCos, x); }
 
 using npcompat::py_pow;
 

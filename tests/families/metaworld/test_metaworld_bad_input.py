@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -86,3 +89,25 @@ def test_quaternions_equal_scipys() -> None:
     ours = np.array(_mujoco._metaworld_quat_from_matrix(mats.reshape(-1).tolist())).reshape(-1, 4)
     want = np.array([Rotation.from_matrix(m).as_quat() for m in mats])
     np.testing.assert_array_equal(ours, want)
+
+
+def test_without_metaworld_a_task_names_the_install_command() -> None:
+    """Without the metaworld package (its models) the ids are still listed and making one raises a
+    ValueError naming the install command; the module's other families (Gymnasium's MuJoCo) still run."""
+    code = """
+import sys
+sys.modules["metaworld"] = None  # importlib.util.find_spec finds nothing, import fails
+import envhive
+print(sum(i.startswith(("Meta-World/", "MetaWorld/")) for i in envhive.list_envs()))
+for task_id in ("Meta-World/reach-v3", "MetaWorld/PickPlace-v3", "Meta-World/MT10"):
+    try:
+        envhive.make(task_id, num_envs=1).reset()
+    except ValueError as e:
+        print(type(e).__name__, 'pip install --no-deps "metaworld==3.1.1"' in str(e))
+env = envhive.make("HalfCheetah-v5", num_envs=1)
+env.reset(seed=0)
+print("mujoco ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:5] == ["114", "ValueError True", "ValueError True", "ValueError True", "mujoco ok"]

@@ -69,3 +69,32 @@ def test_spaces(task_id: str, kwargs: dict, size: int) -> None:
     if size > 39:  # the one-hot's bounds
         np.testing.assert_array_equal(spec.observation_space.low[39:], 0)
         np.testing.assert_array_equal(spec.observation_space.high[39:], 1)
+
+
+@pytest.mark.parametrize(
+    ("task_id", "batch"),
+    [
+        ("Meta-World/ML1-train", 1),
+        ("Meta-World/ML1-test", 1),
+        ("Meta-World/ML10-train", 20),
+        ("Meta-World/ML10-test", 5),
+        ("Meta-World/ML25-train", 25),
+        ("Meta-World/ML25-test", 5),
+        ("Meta-World/ML45-train", 45),
+        ("Meta-World/ML45-test", 5),
+    ],
+)
+def test_ml_default_meta_batch_size(task_id: str, batch: int) -> None:
+    """Meta-World's default meta_batch_size, 20, where it splits the split's classes and their 50 tasks
+    evenly (ML10-train); one env per class where Meta-World's own default raises (its assertion)."""
+    from envhive.registry import task_info
+
+    assert task_info(task_id).defaults["meta_batch_size"] == batch
+    assert envhive.make_spec(task_id).observation_space.shape == (39,)
+
+
+def test_every_id_resolves_its_default_config() -> None:
+    ids = [i for i in envhive.list_envs() if i.startswith(("Meta-World/", "MetaWorld/"))]
+    assert len(ids) == 114
+    for task_id in ids:
+        assert envhive.make_spec(task_id).action_space.shape == (4,), task_id

@@ -1,6 +1,7 @@
 // dial-turn-v3: turn a dial a quarter round.
 #include <cmath>
 
+#include "../numerics.h"
 #include "object_task.h"
 
 namespace envhive::metaworld {
@@ -16,10 +17,11 @@ class DialTurn final : public SawyerEnv {
   }
 
  protected:
-  // The point on the dial's rim: its centre + 0.05 * (sin a, -cos a, 0) (np.sin / np.cos of float64: libm).
+  // The point on the dial's rim: its centre + 0.05 * (sin a, -cos a, 0) (np.sin / np.cos of the
+  // one-element qpos view: numpy's own loops, numerics.h).
   Vec3 dial_point() const {
     const double angle = d_->qpos[knob_qpos_];
-    Vec3 offset{std::sin(angle), -std::cos(angle), 0.0};
+    Vec3 offset{np_sin(angle), -np_cos(angle), 0.0};
     offset = offset * 0.05;
     return body_xpos(dial_) + offset;
   }
