@@ -9,7 +9,7 @@ ADAPTERS := sb3,rl-games,torchrl,acme,tianshou,skrl
 # dependencies, which the [acme] extra provides (docs/integrations.md).
 ACME := "dm-acme==0.4.0"
 # dm-control 1.0.52 declares mujoco >= 4.0.1; it runs on envhive's mujoco 4.0.0 and is installed without its
-# dependencies, which the [dmc] extra provides (src/envhive/dmc_assets.py).
+# dependencies, which the [dmc] extra provides (src/envhive/families/dmc.py).
 DM_CONTROL := "dm-control==1.0.52"
 # metaworld 3.1.1 pins mujoco 3.3.0; it runs on envhive's mujoco 4.0.0 (its tests shim one line) and is installed
 # without its dependencies, like dm-control (the envhive[metaworld] extra has the others).
@@ -27,8 +27,11 @@ PUFFERLIB := "pufferlib-core==3.0.23"
 
 # The build's own requirements (pyproject.toml [build-system]), installed into the venv so rebuilds
 # reuse one CMake build dir (build/).
-BUILD_REQS := "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "mujoco-core==4.0.0" \
-  "ale-py==0.12.1" "gymnasium>=1.2.2,<1.5" "jaxlib>=0.10,<0.11"
+# The demo builds envhive._native alone (its CartPole job needs no other family), in a build dir of
+# its own so the full build's CMake cache never inherits the demo's family list.
+DEMO_BUILD_REQS := "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" "cmake>=3.26" ninja "gymnasium>=1.2.2,<1.5"
+BUILD_REQS := $(DEMO_BUILD_REQS) "mujoco-core==4.0.0" "ale-py==0.12.1" "jaxlib>=0.10,<0.11"
+DEMO_FAMILIES := classic_control;toy_text;testing;python
 # CPU dispatch paths of another machine, forced on this one: numpy's SIMD kernels and OpenBLAS's
 # (AVX2: an AVX-512 machine taking an AVX2 machine's kernels; baseline: x86-64-v2, no AVX).
 DISPATCH_AVX2 := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Haswell
@@ -42,21 +45,31 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-# The package alone, with its own dependencies (numpy, Gymnasium): what `make demo` runs.
+FULL_BUILD := --no-build-isolation -Ccmake.define.ENVHIVE_FAMILIES=all
+
+# The package alone, with its own dependencies (numpy, Gymnasium), and only the family module the
+# demo runs: what `make demo` needs on a fresh clone. Once `make test` has installed every family,
+# a rebuild keeps them all (a demo never takes families away from the test venv).
 $(VENV)/.built: $(VENV)/bin/python $(SOURCES)
-	$(PIP) install --quiet $(BUILD_REQS)
-	$(PIP) install --quiet --no-build-isolation -e .
+	if [ -f $(VENV)/.installed ]; then \
+	  $(PIP) install --quiet $(BUILD_REQS) && $(PIP) install --quiet $(FULL_BUILD) -e .; \
+	else \
+	  $(PIP) install --quiet $(DEMO_BUILD_REQS) && \
+	  $(PIP) install --quiet --no-build-isolation -Cbuild-dir=build/demo \
+	    -Ccmake.define.ENVHIVE_FAMILIES="$(DEMO_FAMILIES)" -e .; \
+	fi
 	touch $@
 
-# The test stack on top: every extra, the trainers, the references (`make test`).
+# Every family, the test stack on top: every extra, the trainers, the references (`make test`).
 $(VENV)/.installed: $(VENV)/.built
-	$(PIP) install --quiet --no-build-isolation -e ".[test,$(ADAPTERS)]"
+	$(PIP) install --quiet $(BUILD_REQS)
+	$(PIP) install --quiet $(FULL_BUILD) -e ".[test,$(ADAPTERS)]"
 	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL) $(METAWORLD)
 	touch $@
 
 $(VENV_RLLIB)/.installed: $(VENV)/.installed
 	rm -rf $(WHEELHOUSE)
-	$(PIP) wheel --quiet --no-build-isolation --no-deps -w $(WHEELHOUSE) .
+	$(PIP) wheel --quiet $(FULL_BUILD) --no-deps -w $(WHEELHOUSE) .
 	[ -x $(VENV_RLLIB)/bin/python ] || $(PYTHON) -m venv $(VENV_RLLIB)
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/envhive-*.whl

@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 
 import envhive
 from envhive.testing import LockstepStats, assert_matches_reference, random_actions
+from envhive.testing.contract import no_hang
 
 __all__ = ["LockstepStats", "random_actions"]  # re-exported for the tests that import them from here
 
@@ -142,24 +143,9 @@ def assert_trajectories_equal(a: list[tuple[np.ndarray, ...]], b: list[tuple[np.
 
 
 def call_with_watchdog(fn: Callable[[], Any], timeout: float = 20.0) -> BaseException | None:
-    """Run ``fn`` in a daemon thread; return what it raised (None if nothing). Fails if it hangs."""
-    import threading
-
-    outcome: list[BaseException | None] = []
-
-    def target() -> None:
-        try:
-            fn()
-        except BaseException as e:  # noqa: BLE001 - handed back to the test
-            outcome.append(e)
-        else:
-            outcome.append(None)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(timeout)
-    assert not thread.is_alive(), f"call did not return within {timeout} s (it hangs)"
-    return outcome[0]
+    """Run ``fn`` in a daemon thread; return what it raised (None if nothing). Fails if it hangs
+    (the contract suite's watchdog, envhive.testing.contract.no_hang)."""
+    return no_hang(fn, timeout)
 
 
 # Gymnasium's own vector RecordEpisodeStatistics counts SAME_STEP episodes right only where its

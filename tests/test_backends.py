@@ -1,7 +1,10 @@
 """One facade, every backend: the same calls get the same answers whether the envs run on the native
 pool, in worker processes or in Ray actors (``envhive.backend``). Bad input gets one set of checks
 (``envhive.checks``; the native pool applies the same rules in C++) with the same messages, and the
-pool stays usable afterwards. Ray's cases run in .venv-rllib (marker ``rllib``)."""
+pool stays usable afterwards. The rules of the call contract run on every backend in
+test_contract.py (envhive.testing.PoolContract); these are the cases beyond it (Box actions, timeouts,
+render, one trajectory across backends, structured actions). Ray's cases run in .venv-rllib
+(marker ``rllib``)."""
 
 from __future__ import annotations
 
@@ -68,25 +71,6 @@ def test_every_backend_is_the_one_vector_env(open_pool) -> None:
 
 
 @pytest.mark.parametrize(
-    ("actions", "error", "message"),
-    [
-        (None, TypeError, "actions are missing"),
-        (np.zeros(3, dtype=np.int64), ValueError, r"actions must have shape \(4,\)"),
-        (np.zeros(4, dtype=np.float32), TypeError, "must be integers"),
-        (np.array([0, 2, 0, 0]), ValueError, r"action 2 for env 1 is outside Discrete\(2\): valid actions are 0..1"),
-        (np.array([0, -1, 0, 0]), ValueError, r"action -1 for env 1 is outside Discrete\(2\)"),
-    ],
-)
-def test_bad_discrete_actions_are_refused_alike(open_pool, actions, error, message) -> None:
-    env = open_pool(num_envs=4, seed=0)
-    env.reset()
-    with pytest.raises(error, match=message):
-        env.step(actions)
-    _, reward, _, _, _ = env.step(np.array([0, 1, 0, 1]))  # the pool is usable afterwards
-    np.testing.assert_array_equal(reward, np.ones(4))
-
-
-@pytest.mark.parametrize(
     ("value", "message"),
     [
         (np.nan, r"action for env 2 is not finite"),
@@ -117,21 +101,6 @@ def test_bad_timeouts_are_refused_alike(open_pool) -> None:
             env.recv(timeout=timeout)
     _, _, _, _, info = env.recv(timeout=10**400)  # past any deadline: no deadline (no OverflowError)
     assert len(info["env_id"]) == 2
-
-
-def test_bad_reset_masks_and_seeds_are_refused_alike(open_pool) -> None:
-    env = open_pool(num_envs=4, seed=0)
-    env.reset()
-    with pytest.raises(TypeError, match=r"options\['reset_mask'\] must be a numpy array"):
-        env.reset(options={"reset_mask": [True, False, False, False]})
-    with pytest.raises(ValueError, match=r"must have shape \(4,\)"):
-        env.reset(options={"reset_mask": np.ones(3, dtype=bool)})
-    with pytest.raises(ValueError, match="at least one True"):
-        env.reset(options={"reset_mask": np.zeros(4, dtype=bool)})
-    with pytest.raises(ValueError, match="seed sequence must have num_envs=4 entries"):
-        env.reset(seed=[1, 2])
-    with pytest.raises(ValueError, match=r"seeds must be in \[0, 2\*\*64\)"):
-        env.reset(seed=-1)
 
 
 def test_render_without_a_render_mode_warns_and_returns_none(open_pool) -> None:

@@ -49,7 +49,7 @@ def test_default_seed_is_42() -> None:
     a = envhive.make("CartPole-v1", num_envs=3)
     b = envhive.make("CartPole-v1", num_envs=3, seed=42)
     np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
-    assert envhive.make_spec("CartPole-v1", num_envs=3).pool.seeds == [42, 43, 44]
+    assert envhive.make_spec("CartPole-v1", num_envs=3).pool.seeds == {0: 42, 1: 43, 2: 44}
 
 
 def test_seed_none_uses_fresh_entropy() -> None:
@@ -95,7 +95,8 @@ def test_seed_list_gives_one_seed_per_env() -> None:
     for i, s in enumerate(seeds):
         single = envhive.make("CartPole-v1", num_envs=1, seed=s)
         np.testing.assert_array_equal(obs[i], single.reset()[0][0])
-    assert envhive.make_spec("CartPole-v1", num_envs=4, seed=np.array(seeds, dtype=np.uint64)).pool.seeds == seeds
+    spec = envhive.make_spec("CartPole-v1", num_envs=4, seed=np.array(seeds, dtype=np.uint64))
+    assert spec.pool.seeds == dict(enumerate(seeds))
 
 
 def test_reset_with_seed_list_and_none_entries_matches_gymnasium() -> None:

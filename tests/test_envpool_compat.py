@@ -297,14 +297,37 @@ def test_vector_wrappers_see_a_vector_env() -> None:
     assert stats.episode_count == 2 and list(stats.length_queue) == [5, 5]
 
 
+def test_pools_are_gymnasium_envs_as_envpools_are() -> None:
+    """EnvPool 1.2's gymnasium pools are both a VectorEnv and a gymnasium.Env (its make tests assert
+    it for every family): gymnasium.Wrapper takes them; envhive.make's pools stay VectorEnvs only."""
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    assert isinstance(env, gymnasium.Env) and isinstance(env, gymnasium.vector.VectorEnv)
+    assert isinstance(env, envpool.GymnasiumEnvPool) and isinstance(env, envhive.HiveVectorEnv)
+    wrapped = gymnasium.Wrapper(env)
+    obs, info = wrapped.reset()
+    assert obs.shape == (2, 4) and wrapped.unwrapped is env
+    obs, reward, terminated, truncated, info = wrapped.step(np.zeros(2, dtype=np.int32))
+    assert reward.dtype == np.float32 and list(info["env_id"]) == [0, 1]
+    wrapped.close()
+    assert env.closed
+    plain = envhive.make("CartPole-v1", num_envs=2)
+    assert not isinstance(plain, gymnasium.Env)
+    plain.close()
+
+
 def test_cleanrl_ppo_atari_envpool_env_code() -> None:
     """The env side of CleanRL's ppo_atari_envpool.py with the changes docs/envpool-migration.md lists
-    (Gymnasium's 5-tuple and (obs, info) reset; its episode wrapper a VectorWrapper): the script's
-    attribute assignments, and episodes of whole games counted from info's raw reward and game over."""
+    (Gymnasium's 5-tuple and (obs, info) reset; its episode wrapper stays a gymnasium.Wrapper, as the
+    pool is a gymnasium.Env like EnvPool's): the script's attribute assignments, and episodes of whole
+    games counted from info's raw reward and game over."""
     pytest.importorskip("ale_py")
     num_envs = 2
 
-    class EpisodeReturns(gymnasium.vector.VectorWrapper):  # CleanRL's RecordEpisodeStatistics, its logic
+    class EpisodeReturns(gymnasium.Wrapper):  # CleanRL's RecordEpisodeStatistics, its logic
+        def __init__(self, env, deque_size=100):
+            super().__init__(env)
+            self.num_envs = getattr(env, "num_envs", 1)
+
         def reset(self, **kwargs):
             out = super().reset(**kwargs)
             self.returns = np.zeros(num_envs, np.float32)
@@ -372,8 +395,23 @@ def test_deepmind_control_as_envpool_has_it() -> None:
     assert ts.reward.dtype == np.float32 and list(ts.step_type) == [1, 1]
     with pytest.raises(envpool.EnvPoolArgumentError, match="task_name='walk' names another task"):
         envpool.make_gymnasium("CheetahRun-v1", task_name="walk")
-    with pytest.raises(envpool.EnvPoolArgumentError, match="frame_stack=2"):
-        envpool.make_gymnasium("CheetahRun-v1", frame_stack=2)
+    # EnvPool stacks DMC state keys too: (frame_stack, *shape), oldest first, the first repeated after a reset
+    stacked = envpool.make_gymnasium("CheetahRun-v1", frame_stack=2, num_envs=1, seed=1)
+    plain = envpool.make_gymnasium("CheetahRun-v1", num_envs=1, seed=1)
+    assert stacked.observation_space["position"].shape == (2, 8)
+    obs, _ = stacked.reset()
+    ref, _ = plain.reset()
+    np.testing.assert_array_equal(obs["position"][0, 0], obs["position"][0, 1])
+    np.testing.assert_array_equal(obs["position"][0, 1], ref["position"][0])
+    for _ in range(3):
+        prev = obs
+        obs, *_ = stacked.step(np.full((1, 6), 0.3))
+        ref, *_ = plain.step(np.full((1, 6), 0.3))
+        np.testing.assert_array_equal(obs["velocity"][0, 0], prev["velocity"][0, 1])
+        np.testing.assert_array_equal(obs["velocity"][0, 1], ref["velocity"][0])
+    assert envpool.make_dm("WalkerWalk-v1", frame_stack=4).observation_spec().height.shape == (4,)
+    stacked.close()
+    plain.close()
 
 
 def test_deepmind_control_from_pixels_as_envpool_has_it() -> None:

@@ -41,7 +41,7 @@ def test_make_vec_passes_kwargs_through() -> None:
     )
     assert env.task_spec.config["g"] == 9.81
     assert env.task_spec.max_episode_steps == 40
-    assert env.task_spec.pool.seeds == [5, 6, 7]
+    assert env.task_spec.pool.seeds == {0: 5, 1: 6, 2: 7}
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     with pytest.raises(TypeError, match="bogus"):
         gymnasium.make_vec("envhive/Pendulum-v1", num_envs=2, bogus=1)

@@ -2,9 +2,10 @@
 layer without a cycle), and no function hides an import of envhive to dodge a cycle.
 
 Layers, bottom up (docs/architecture.md):
-  0 errors, spaces, images, _version, sdk, _procwire, checks, leaves -- exceptions, declarations,
-                                    render images, the C++ SDK, the process backend's C++ sync step,
-                                    argument checks, the space walker
+  0 errors, spaces, images, _version, sdk, _procwire, call_rules, checks, leaves -- exceptions,
+                                    declarations, render images, the C++ SDK, the process backend's
+                                    C++ sync step, the call rules and their messages, argument
+                                    checks, the space walker
   1 catalog                         -- task ids, families, family modules
   2 authoring.*                     -- environments written in Python (its own order below)
   3 registry, backend, native, vector -- kwargs into a resolved task and pool config; the backend
@@ -12,7 +13,7 @@ Layers, bottom up (docs/architecture.md):
   4 process, pools                  -- the process backend; the one way a pool is made
   5 facades: dm, single, envpool, ... -- the other APIs users hold, over the VectorEnv
   6 adapters.*, ray.*               -- trainers' APIs over the facades; Ray's backend
-  7 cli, bench.*, the package       -- entry points
+  7 cli, bench.*, testing, the package -- entry points; envhive.testing (the contract suite)
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ LAYERS: dict[str, int] = {
     "envhive._version": 0,
     "envhive._procwire": 0,
     "envhive.errors": 0,
+    "envhive.call_rules": 0,
     "envhive.checks": 0,
     "envhive.leaves": 0,
     "envhive.families": 1,
@@ -54,6 +56,7 @@ LAYERS: dict[str, int] = {
     "envhive.cli": 7,
     "envhive.__main__": 7,
     "envhive.bench": 7,
+    "envhive.testing": 7,
     "envhive": 7,
 }
 # Inside authoring, bottom up.
@@ -67,6 +70,9 @@ MEASURED_ENGINE = "a measured engine is imported only in its own worker process"
 # Function-level imports of envhive modules that are not cycle dodges: (importer, imported) -> why.
 LAZY_ALLOWED = {
     ("envhive", "envhive.dm"): "dm-env is the optional [dm] extra, imported on first make_dm",
+    ("envhive.testing", "envhive.testing.contract"): (
+        "PoolContract is a pytest class: the lock-step harness beside it works without pytest"
+    ),
     ("envhive.vector", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.envpool.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",
     ("envhive.dm", "envhive.xla"): "jax is an optional extra, imported on first env.xla()",

@@ -32,9 +32,37 @@ def _imports(task: str) -> None:
 
 
 def _reference(task: str, n: int, mode: str, kw: dict[str, Any]) -> gymnasium.vector.VectorEnv:
+    if task.startswith("MiniGrid") and "max_episode_steps" in kw:  # minigrid's own limit (envhive's meaning)
+        kw = {"max_steps": kw["max_episode_steps"], **{k: v for k, v in kw.items() if k != "max_episode_steps"}}
     return gymnasium.make_vec(
         task, num_envs=n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": GYM_MODES[mode]}, **kw
     )
+
+
+def test_minigrid_time_limit_means_max_steps_on_both_backends() -> None:
+    """max_episode_steps is minigrid's max_steps natively and in worker processes alike (no TimeLimit
+    around an env keeping its own 100 steps): the success reward, 1 - 0.9 * steps / max_steps, and
+    the truncations are the same on both backends."""
+    _imports("MiniGrid")
+    task, n, steps = "MiniGrid-Empty-5x5-v0", 3, 150
+    pools = [
+        envhive.make(task, num_envs=n, seed=11, max_episode_steps=20),
+        envhive.make(task, backend="process", num_envs=n, num_workers=2, seed=11, max_episode_steps=20),
+    ]
+    try:
+        rng = np.random.default_rng(3)  # turn left, turn right, forward: the goal is reached now and then
+        actions = [rng.choice(3, size=n, p=[0.2, 0.2, 0.6]) for _ in range(steps)]
+        runs = []
+        for pool in pools:
+            pool.reset(seed=11)
+            runs.append([pool.step(a)[1:4] for a in actions])
+        native, process = (np.array([np.concatenate(step) for step in run]) for run in runs)
+        np.testing.assert_array_equal(process, native)
+        rewards, truncated = native[:, :n], native[:, 2 * n :]
+        assert (rewards > 0).any() and truncated.any(), "episodes should succeed and time out along the way"
+    finally:
+        for pool in pools:
+            pool.close()
 
 
 def _actions(space: gymnasium.Space[Any], n: int, steps: int, seed: int) -> list[Any]:

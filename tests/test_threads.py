@@ -158,6 +158,84 @@ def test_ctrl_c_in_sync_mode_returns_within_one_env_step() -> None:
     env.close()
 
 
+# ------------------------------------------------------------- long steps: cancellation points
+# A task whose step loops long (DMC's physics sub-steps, a MuJoCo frame_skip; Dummy-v0's busy-wait
+# with cancellable=True) calls core/cancel.h's cancellation_point(): close() and Ctrl-C stop the step
+# instead of waiting for it (issue 40). Each env here would step for 60 s.
+LONG_STEP = {"delays_us": [60e6], "cancellable": True, "episode_length": 0}
+
+
+@pytest.mark.usefixtures("python_sigint")
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
+def test_ctrl_c_stops_a_long_step_on_the_calling_thread() -> None:
+    """A one-env sync pool steps on the calling thread: its long step sees Ctrl-C."""
+    env = envhive.make("Dummy-v0", num_envs=1, num_threads=1, **LONG_STEP)
+    env.reset()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.step(np.zeros(1, dtype=np.int64))
+    elapsed = time.monotonic() - start
+    timer.join()
+    assert elapsed < 10, f"Ctrl-C took {elapsed:.1f} s in a 60 s step"
+    obs, _ = env.reset()  # the cancelled step failed; the pool comes back with a reset
+    assert obs.shape == (1, 3)
+    env.close()
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_close_from_another_thread_stops_a_long_step(num_threads: int) -> None:
+    env = envhive.make("Dummy-v0", num_envs=2, num_threads=num_threads, **LONG_STEP)
+    env.reset()
+    errors: list[BaseException] = []
+
+    def step() -> None:
+        try:
+            env.step(np.zeros(2, dtype=np.int64))
+        except BaseException as e:
+            errors.append(e)
+
+    t = threading.Thread(target=step)
+    t.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    env.close()
+    t.join(30)
+    assert not t.is_alive() and time.monotonic() - start < 10
+    assert len(errors) == 1 and isinstance(errors[0], envhive.PoolClosedError), errors
+
+
+def test_close_after_a_recv_timeout_does_not_wait_for_the_step() -> None:
+    """The issue's case: recv(timeout=) raises TimeoutError, and close() then returns at once
+    instead of waiting for the worker's step in flight."""
+    env = envhive.make("Dummy-v0", num_envs=2, batch_size=1, num_threads=2, **LONG_STEP)
+    env.async_reset()
+    env.recv()
+    env.recv()
+    env.send(np.zeros(2, dtype=np.int64), np.arange(2))
+    with pytest.raises(TimeoutError):
+        env.recv(timeout=0.3)
+    start = time.monotonic()
+    env.close()
+    assert time.monotonic() - start < 10
+
+
+def test_steps_without_cancellation_points_are_unchanged() -> None:
+    """cancellable=False (every task but the few long-looping ones): a close() from another thread
+    waits for the env step in flight to finish, then the call raises PoolClosedError."""
+    env = envhive.make("Dummy-v0", num_envs=1, delays_us=[400_000], episode_length=0)
+    env.reset()
+    t = threading.Thread(target=lambda: time.sleep(0.1) or env.close())
+    t.start()
+    start = time.monotonic()
+    with pytest.raises(envhive.PoolClosedError):
+        env.step(np.full(1, 7, dtype=np.int64))
+    assert time.monotonic() - start >= 0.35
+    t.join()
+    assert env.closed
+
+
 # ---------------------------------------------------------------------------- timeouts
 
 

@@ -5,7 +5,6 @@ namespace envhive::bindings {
 BatchViews::BatchViews(const Spaces& spaces, const PoolOptions& options)
     : spaces_(spaces),
       rows_(options.batch_size),
-      same_step_(options.autoreset_mode == AutoresetMode::kSameStep),
       obs_(spaces.observation) {
   for (const auto& info : spaces.infos) {
     info_names_.push_back(nb::str(info.name.c_str()));
@@ -32,7 +31,7 @@ BatchOutputs BatchViews::outputs(PyObject* owner, std::byte* blk, const BatchLay
   for (size_t f = 0; f < infos.size(); ++f)
     out.info[info_names_[f]] = view(owner, L.infos[f].in(blk), npy_type(infos[f].dtype),
                                     static_cast<int>(info_dims_[f].size()), info_dims_[f].data());
-  if (same_step_) add_final(out.info, owner, blk, L, env_id);
+  if (L.with_final) add_final(out.info, owner, blk, L, env_id);
   return out;
 }
 

@@ -28,7 +28,6 @@ class BatchViews {
 
   const Spaces& spaces_;
   npy_intp rows_;
-  bool same_step_;
   ObsViews obs_;
   std::vector<nb::str> info_names_, final_info_masks_;
   std::vector<std::vector<npy_intp>> info_dims_;

@@ -1,5 +1,6 @@
 #include "call_front.h"
 
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -10,9 +11,71 @@ namespace {
 // The most env ids an error message lists.
 constexpr size_t kIdsNamed = 10;
 
+// The installed templates (empty until install_call_messages): written once when a module loads,
+// before any pool of it exists; read by the calls of its pools.
+std::array<std::string, static_cast<size_t>(Msg::kCount)>& templates() {
+  static auto* t = new std::array<std::string, static_cast<size_t>(Msg::kCount)>();  // never destroyed
+  return *t;
+}
+
+bool field_char(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
+
+std::string text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
 }  // namespace
 
-CallFront::CallFront(Pool& pool) : pool_(pool) {
+std::vector<std::string> install_call_messages(const std::vector<std::pair<std::string, std::string>>& given) {
+  std::array<std::string, static_cast<size_t>(Msg::kCount)> found;
+  std::vector<std::string> missing;
+  for (size_t k = 0; k < found.size(); ++k) {
+    bool seen = false;
+    for (const auto& [name, tmpl] : given)
+      if (name == kMsgNames[k]) {
+        found[k] = tmpl;
+        seen = true;
+      }
+    if (!seen) missing.emplace_back(kMsgNames[k]);
+  }
+  if (missing.empty()) templates() = std::move(found);
+  return missing;
+}
+
+// {name} of lower-case letters and underscores is a field (as envhive.call_rules.message reads it);
+// any other brace is text.
+std::string call_message(Msg msg, MsgFields fields) {
+  const std::string& tmpl = templates()[static_cast<size_t>(msg)];
+  std::string out;
+  if (tmpl.empty()) {  // not installed: the rule and its values, still a clear error
+    out = std::string("envhive call rule '") + kMsgNames[static_cast<size_t>(msg)] + "'";
+    for (const auto& [name, value] : fields) out += std::string(" ") + name + "=" + value;
+    return out;
+  }
+  for (size_t i = 0; i < tmpl.size();) {
+    if (tmpl[i] == '{') {
+      size_t j = i + 1;
+      while (j < tmpl.size() && field_char(tmpl[j])) ++j;
+      if (j > i + 1 && j < tmpl.size() && tmpl[j] == '}') {
+        const std::string_view name(tmpl.data() + i + 1, j - i - 1);
+        for (const auto& [key, value] : fields)
+          if (name == key) {
+            out += value;
+            i = j + 1;
+            break;
+          }
+        if (i == j + 1) continue;
+      }
+    }
+    out += tmpl[i++];
+  }
+  return out;
+}
+
+CallFront::CallFront(Pool& pool)
+    : pool_(pool), disabled_(pool.options().autoreset_mode == AutoresetMode::kDisabled) {
   const int n = pool.options().num_envs;
   all_ids_.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) all_ids_[static_cast<size_t>(i)] = i;
@@ -22,18 +85,15 @@ CallFront::CallFront(Pool& pool) : pool_(pool) {
 const std::vector<int32_t>& CallFront::awaiting_all() {
   for (int32_t id : all_ids_)
     if (pool_.in_flight(id))
-      throw std::invalid_argument("env " + std::to_string(id) +
-                                  " is not awaiting an action (it is in flight); pass env_id for the envs recv() "
-                                  "returned");
+      throw std::invalid_argument(call_message(Msg::kInFlightAll, {{"env", std::to_string(id)}}));
   return all_ids_;
 }
 
 void CallFront::check_sync_send(size_t n, bool partial) const {
   const int num_envs = pool_.options().num_envs;
   if (pool_.sync() && !partial && n != static_cast<size_t>(num_envs))
-    throw std::invalid_argument("sync mode (batch_size == num_envs) steps all " + std::to_string(num_envs) +
-                                " envs together; got env_id for " + std::to_string(n) +
-                                ". Use batch_size < num_envs for async stepping");
+    throw std::invalid_argument(
+        call_message(Msg::kSyncSendAll, {{"num_envs", std::to_string(num_envs)}, {"count", std::to_string(n)}}));
 }
 
 void CallFront::check_action_values(const std::byte* rows, const std::vector<int32_t>& ids) const {
@@ -42,24 +102,23 @@ void CallFront::check_action_values(const std::byte* rows, const std::vector<int
   if (act.kind == SpaceSpec::Kind::kDiscrete) {
     const int64_t* v = reinterpret_cast<const int64_t*>(rows);
     for (size_t i = 0; i < n; ++i)
-      if (v[i] < act.start || v[i] >= act.start + act.n) {
-        std::ostringstream msg;
-        msg << "action " << v[i] << " for env " << ids[i] << " is outside Discrete(" << act.n
-            << (act.start ? ", start=" + std::to_string(act.start) : std::string()) << "): valid actions are "
-            << act.start << ".." << act.start + act.n - 1;
-        throw std::invalid_argument(msg.str());
-      }
+      if (v[i] < act.start || v[i] >= act.start + act.n)
+        throw std::invalid_argument(call_message(
+            Msg::kActionDiscrete, {{"action", std::to_string(v[i])},
+                                   {"env", std::to_string(ids[i])},
+                                   {"n", std::to_string(act.n)},
+                                   {"start", act.start ? ", start=" + std::to_string(act.start) : std::string()},
+                                   {"low", std::to_string(act.start)},
+                                   {"high", std::to_string(act.start + act.n - 1)}}));
     return;
   }
   const size_t per = act.count();
   auto check = [&](auto* v) {
     for (size_t i = 0; i < n * per; ++i)
-      if (!std::isfinite(v[i])) {
-        std::ostringstream msg;
-        msg << "action for env " << ids[i / per] << " is not finite (" << v[i]
-            << "); envhive rejects NaN and infinite actions";
-        throw std::invalid_argument(msg.str());
-      }
+      if (!std::isfinite(v[i]))
+        throw std::invalid_argument(call_message(
+            Msg::kActionNotFinite,
+            {{"env", std::to_string(ids[i / per])}, {"value", text(static_cast<double>(v[i]))}}));
   };
   if (act.dtype == DType::kFloat32)
     check(reinterpret_cast<const float*>(rows));
@@ -71,36 +130,27 @@ void CallFront::check_fits_float32(const double* v, const std::vector<int32_t>& 
   const size_t per = pool_.spaces().action.count();
   constexpr double kFloat32Max = 3.4028234663852886e38;
   for (size_t i = 0; i < ids.size() * per; ++i)
-    if (std::isfinite(v[i]) && std::fabs(v[i]) > kFloat32Max) {
-      std::ostringstream msg;
-      msg << "action for env " << ids[i / per] << " is not finite as float32 (" << v[i]
-          << " overflows it); envhive rejects NaN and infinite actions";
-      throw std::invalid_argument(msg.str());
-    }
+    if (std::isfinite(v[i]) && std::fabs(v[i]) > kFloat32Max)
+      throw std::invalid_argument(call_message(
+          Msg::kActionOverflows, {{"env", std::to_string(ids[i / per])}, {"dtype", "float32"}, {"value", text(v[i])}}));
 }
 
 void CallFront::check_steppable(const std::vector<int32_t>& ids, bool held) const {
   if (pool_.never_reset() > 0)
     for (int32_t id : held ? all_ids_ : ids)
       if (!pool_.was_reset(id))
-        throw ResetNeededError("env " + std::to_string(id) +
-                               " has not been reset: call reset() (or async_reset() and recv()) before stepping it" +
-                               (held ? std::string(" (a partial step of a sync pool reports every env)") : ""));
-  if (pool_.options().autoreset_mode == AutoresetMode::kDisabled)
+        throw ResetNeededError(
+            call_message(held ? Msg::kNeverResetHeld : Msg::kNeverReset, {{"env", std::to_string(id)}}));
+  if (disabled_)
     for (int32_t id : ids)
-      if (pool_.episode_over(id))
-        throw std::invalid_argument("env " + std::to_string(id) +
-                                    " has ended its episode and autoreset_mode is 'disabled': reset it first with "
-                                    "reset(options={'reset_mask': mask})");
+      if (pool_.episode_over(id)) throw std::invalid_argument(call_message(Msg::kEnded, {{"env", std::to_string(id)}}));
 }
 
 void CallFront::check_can_receive() const {
-  if (pool_.outstanding() < pool_.options().batch_size) {
-    std::ostringstream msg;
-    msg << "recv() would wait forever: " << pool_.outstanding() << " env(s) in flight, batch_size is "
-        << pool_.options().batch_size << "; send() actions (or async_reset()) first";
-    throw std::invalid_argument(msg.str());
-  }
+  if (pool_.outstanding() < pool_.options().batch_size)
+    throw std::invalid_argument(call_message(Msg::kRecvForever,
+                                             {{"in_flight", std::to_string(pool_.outstanding())},
+                                              {"batch_size", std::to_string(pool_.options().batch_size)}}));
 }
 
 void CallFront::convert_raw_actions(const EnvhiveBuffer& a, size_t n, std::vector<std::byte>& rows) const {
@@ -112,10 +162,11 @@ void CallFront::convert_raw_actions(const EnvhiveBuffer& a, size_t n, std::vecto
                                 std::to_string(n) + " rows x " + std::to_string(per));
   const bool integer = a.dtype == ENVHIVE_INT32 || a.dtype == ENVHIVE_INT64 || a.dtype == ENVHIVE_UINT8;
   const bool real = a.dtype == ENVHIVE_FLOAT32 || a.dtype == ENVHIVE_FLOAT64;
-  if (discrete ? !integer : !(real || integer))
-    throw std::invalid_argument(std::string("actions for a ") + (discrete ? "Discrete" : "Box") +
-                                " action space must be " + (discrete ? "integers" : "real numbers") + ", got " +
-                                dtype_name(static_cast<DType>(a.dtype)));
+  if (discrete ? !integer : !(real || integer)) {
+    const std::string dtype = dtype_name(static_cast<DType>(a.dtype));
+    throw std::invalid_argument(discrete ? call_message(Msg::kActionIntegers, {{"space", "Discrete"}, {"dtype", dtype}})
+                                         : call_message(Msg::kActionReals, {{"dtype", dtype}}));
+  }
   rows.resize(n * per * dtype_size(act.dtype));
   const size_t count = n * per;
   auto convert = [&]<class Out>(Out* out) {
@@ -162,7 +213,7 @@ void CallFront::plan_reset(const std::vector<bool>* mask_or_all, bool receive, s
   }
   const std::vector<bool>& mask = *mask_or_all;
   if (mask.size() != static_cast<size_t>(n))
-    throw std::invalid_argument("reset mask must have " + std::to_string(n) + " entries");
+    throw std::invalid_argument(call_message(Msg::kResetMaskSize, {{"num_envs", std::to_string(n)}}));
   ids.clear();
   cmds.clear();
   for (int i = 0; i < n; ++i) {
@@ -171,9 +222,7 @@ void CallFront::plan_reset(const std::vector<bool>* mask_or_all, bool receive, s
       cmds.push_back(Command::kReset);
     } else if (pool_.sync()) {
       if (!pool_.was_reset(i))
-        throw ResetNeededError("env " + std::to_string(i) +
-                               " has not been reset: a partial reset of a sync pool reports every env, so reset all "
-                               "envs first (reset() without a reset_mask)");
+        throw ResetNeededError(call_message(Msg::kPartialResetSync, {{"env", std::to_string(i)}}));
       ids.push_back(i);
       cmds.push_back(Command::kEmit);
     }
@@ -181,20 +230,19 @@ void CallFront::plan_reset(const std::vector<bool>* mask_or_all, bool receive, s
   if (pool_.sync()) return;  // a sync pool drains what is in flight first
   for (int32_t id : ids)
     if (pool_.in_flight(id))
-      throw std::invalid_argument("cannot reset env " + std::to_string(id) + ": it is in flight; recv() it first");
+      throw std::invalid_argument(call_message(Msg::kResetInFlight, {{"env", std::to_string(id)}}));
   // reset() returns (obs, info) of the next batch: a step result in it would lose its reward and flags.
   if (receive && pool_.steps_in_flight() > 0)
     throw std::invalid_argument(
-        "reset(options={'reset_mask': ...}) of an async pool returns the next batch as (obs, info), so the " +
-        std::to_string(pool_.steps_in_flight()) + " step(s) in flight would lose their rewards and flags: recv() them "
-        "first");
+        call_message(Msg::kResetDropsSteps, {{"steps", std::to_string(pool_.steps_in_flight())}}));
 }
 
 void CallFront::check_reset_fills(size_t count, bool receive) const {
   if (receive && pool_.outstanding() + static_cast<int>(count) < pool_.options().batch_size)
-    throw std::invalid_argument("resetting " + std::to_string(count) + " env(s) cannot fill a batch of " +
-                                std::to_string(pool_.options().batch_size) + " with " +
-                                std::to_string(pool_.outstanding()) + " others in flight; recv() would wait forever");
+    throw std::invalid_argument(call_message(Msg::kResetCannotFill,
+                                             {{"count", std::to_string(count)},
+                                              {"batch_size", std::to_string(pool_.options().batch_size)},
+                                              {"others", std::to_string(pool_.outstanding())}}));
 }
 
 std::vector<int32_t> CallFront::check_render_ids(const int64_t* v, size_t m) {
@@ -203,11 +251,12 @@ std::vector<int32_t> CallFront::check_render_ids(const int64_t* v, size_t m) {
   ++stamp_value_;
   for (size_t i = 0; i < m; ++i) {
     if (v[i] < 0 || v[i] >= n)
-      throw std::invalid_argument("env_ids: " + std::to_string(v[i]) + " is out of range [0, " + std::to_string(n) +
-                                  ")");
+      throw std::invalid_argument(call_message(
+          Msg::kEnvIdRange, {{"what", "env_ids"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
     const auto id = static_cast<int32_t>(v[i]);
     if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-      throw std::invalid_argument("env_ids: env " + std::to_string(id) + " appears twice");
+      throw std::invalid_argument(
+          call_message(Msg::kEnvIdTwice, {{"what", "env_ids"}, {"env", std::to_string(id)}, {"call", "render()"}}));
     stamp_[static_cast<size_t>(id)] = stamp_value_;
     ids.push_back(id);
   }
@@ -225,29 +274,25 @@ void CallFront::check_drawable(const std::vector<int32_t>& ids) const {
   for (int32_t id : ids)
     if (pool_.in_flight(id)) busy.push_back(id);
   if (!busy.empty()) {
-    std::ostringstream msg;
-    msg << "cannot render env" << (busy.size() > 1 ? "s " : " ");
-    for (size_t i = 0; i < busy.size() && i < kIdsNamed; ++i) msg << (i ? ", " : "") << busy[i];
-    if (busy.size() > kIdsNamed) msg << " (and " << busy.size() - kIdsNamed << " more)";
-    msg << ": in flight (sent, not yet returned by recv()); render(env_ids=...) the envs awaiting an action, "
-           "or recv() them first";
-    throw std::invalid_argument(msg.str());
+    std::ostringstream envs;
+    envs << "env" << (busy.size() > 1 ? "s " : " ");
+    for (size_t i = 0; i < busy.size() && i < kIdsNamed; ++i) envs << (i ? ", " : "") << busy[i];
+    if (busy.size() > kIdsNamed) envs << " (and " << busy.size() - kIdsNamed << " more)";
+    throw std::invalid_argument(call_message(Msg::kRenderInFlight, {{"envs", envs.str()}}));
   }
   if (pool_.never_reset() > 0)
     for (int32_t id : ids)
       if (!pool_.was_reset(id))
-        throw ResetNeededError("env " + std::to_string(id) + " has not been reset: call reset() before render()");
+        throw ResetNeededError(call_message(Msg::kRenderNeverReset, {{"env", std::to_string(id)}}));
 }
 
 std::string CallFront::failure_message(const std::vector<EnvFailure>& failures) const {
-  std::ostringstream msg;
-  msg << "env " << failures[0].env_id << " raised: " << failures[0].message;
-  if (failures.size() > 1) msg << " (and " << failures.size() - 1 << " more env(s) failed in this batch)";
-  msg << "; this batch is lost. The failed env(s) start a new episode on their next step"
-      << (pool_.options().autoreset_mode == AutoresetMode::kDisabled
-              ? " once reset with reset(options={'reset_mask': mask}) (autoreset_mode='disabled')"
-              : "");
-  return msg.str();
+  const std::string others =
+      failures.size() > 1 ? call_message(Msg::kEnvFailedOthers, {{"count", std::to_string(failures.size() - 1)}}) : "";
+  return call_message(Msg::kEnvFailed, {{"env", std::to_string(failures[0].env_id)},
+                                        {"error", failures[0].message},
+                                        {"others", others},
+                                        {"disabled", disabled_ ? call_message(Msg::kEnvFailedDisabled) : ""}});
 }
 
 }  // namespace envhive::bindings

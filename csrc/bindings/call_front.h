@@ -10,14 +10,48 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core/pool.h"
 #include "pool_abi.h"
 
 namespace envhive::bindings {
+
+// The messages of the call rules. Their texts are envhive.call_rules.TEMPLATES (Python), which
+// envhive.catalog installs into each family module when it loads it (set_call_messages); C++ only
+// fills in their {fields}. Names and order: kMsgNames.
+enum class Msg : uint8_t {
+  kNeverReset, kNeverResetHeld, kInFlight, kInFlightAll, kEnded, kSyncSendAll, kRecvForever,
+  kPartialResetSync, kResetInFlight, kResetDropsSteps, kResetCannotFill, kResetMaskSize,
+  kRenderInFlight, kRenderNeverReset,
+  kEnvIdRange, kEnvIdTwice, kEnvIdForm, kEnvIdIntegers,
+  kActionsMissing, kActionShape, kActionIntegers, kActionReals, kActionDiscrete, kActionNotFinite, kActionOverflows,
+  kEnvFailed, kEnvFailedOthers, kEnvFailedDisabled,
+  kCount
+};
+inline constexpr const char* kMsgNames[] = {
+    "never_reset", "never_reset_held", "in_flight", "in_flight_all", "ended", "sync_send_all", "recv_forever",
+    "partial_reset_sync", "reset_in_flight", "reset_drops_steps", "reset_cannot_fill", "reset_mask_size",
+    "render_in_flight", "render_never_reset",
+    "env_id_range", "env_id_twice", "env_id_form", "env_id_integers",
+    "actions_missing", "action_shape", "action_integers", "action_reals", "action_discrete", "action_not_finite",
+    "action_overflows",
+    "env_failed", "env_failed_others", "env_failed_disabled",
+};
+static_assert(std::size(kMsgNames) == static_cast<size_t>(Msg::kCount));
+
+using MsgFields = std::initializer_list<std::pair<const char*, std::string>>;
+// The message `msg` with its fields filled in. Before the templates are installed (a module imported
+// without envhive.catalog), the rule's name and its fields.
+std::string call_message(Msg msg, MsgFields fields = {});
+// Installs the templates by name; returns the names of kMsgNames that `templates` lacks (then
+// nothing is installed).
+std::vector<std::string> install_call_messages(const std::vector<std::pair<std::string, std::string>>& templates);
 
 // An env stepped (or drawn) before its first reset.
 struct ResetNeededError : std::runtime_error {
@@ -77,6 +111,7 @@ class CallFront {
   void check_drawable(const std::vector<int32_t>& ids) const;
 
   Pool& pool_;
+  const bool disabled_;  // autoreset_mode is DISABLED: an env past its episode's end needs a reset
   std::vector<int32_t> all_ids_, ids_;
   std::vector<uint64_t> stamp_;  // stamp_[id] == stamp_value_: id seen in the current check
   uint64_t stamp_value_ = 0;
@@ -89,14 +124,14 @@ const std::vector<int32_t>& CallFront::check_ids(const T* v, size_t m) {
   ++stamp_value_;
   for (size_t i = 0; i < m; ++i) {
     if (v[i] < 0 || v[i] >= n)
-      throw std::invalid_argument("env_id " + std::to_string(v[i]) + " is out of range [0, " + std::to_string(n) + ")");
+      throw std::invalid_argument(call_message(
+          Msg::kEnvIdRange, {{"what", "env_id"}, {"env", std::to_string(v[i])}, {"num_envs", std::to_string(n)}}));
     const auto id = static_cast<int32_t>(v[i]);
     if (stamp_[static_cast<size_t>(id)] == stamp_value_)
-      throw std::invalid_argument("env_id " + std::to_string(id) + " appears twice in one send()");
+      throw std::invalid_argument(
+          call_message(Msg::kEnvIdTwice, {{"what", "env_id"}, {"env", std::to_string(id)}, {"call", "send()"}}));
     stamp_[static_cast<size_t>(id)] = stamp_value_;
-    if (pool_.in_flight(id))
-      throw std::invalid_argument("env " + std::to_string(id) +
-                                  " is not awaiting an action: it was sent and not yet returned by recv()");
+    if (pool_.in_flight(id)) throw std::invalid_argument(call_message(Msg::kInFlight, {{"env", std::to_string(id)}}));
     ids_[i] = id;
   }
   return ids_;

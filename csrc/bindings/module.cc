@@ -13,6 +13,8 @@
 #include <thread>
 
 #include "../core/task.h"
+#include "../core/numpy_kernels.h"
+#include "call_front.h"
 #include "module_tasks.h"
 #include "family_registration.h"
 #include "native_pool.h"
@@ -167,6 +169,18 @@ NB_MODULE(ENVHIVE_MODULE_NAME, m) {
       },
       nb::kw_only(), nb::arg("env_error"), nb::arg("reset_needed"), nb::arg("pool_closed"), nb::arg("pool_busy"),
       nb::arg("render_error"));
+  m.def(
+      "set_call_messages",
+      [](const std::vector<std::pair<std::string, std::string>>& templates) {
+        const std::vector<std::string> missing = install_call_messages(templates);
+        if (!missing.empty()) {
+          std::string names;
+          for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
+          throw nb::value_error(("the call rules' templates lack " + names).c_str());
+        }
+      },
+      nb::arg("templates"),
+      "The messages of the call rules, (name, template) pairs: envhive.call_rules.TEMPLATES.");
   m.def(
       "set_image_reader", [](nb::object reader) { image_reader() = std::move(reader); }, nb::arg("reader"),
       "The function that reads a render image: path -> (height, width, 4) uint8 array.");

@@ -35,9 +35,10 @@ nb::object id_array(nb::handle env_id, const char* what) {
   if (!arr) throw nb::python_error();
   nb::object holder = nb::steal(arr);
   auto* a = reinterpret_cast<PyArrayObject*>(arr);
-  if (PyArray_NDIM(a) > 1) throw nb::value_error((std::string(what) + " must be an int or a 1-D array of ints").c_str());
+  if (PyArray_NDIM(a) > 1) throw nb::value_error(call_message(Msg::kEnvIdForm, {{"what", what}}).c_str());
   if (PyArray_SIZE(a) > 0 && (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a)))
-    throw nb::type_error((std::string(what) + " must hold integers").c_str());
+    throw nb::type_error(
+        call_message(Msg::kEnvIdIntegers, {{"what", what}, {"got", ", got dtype " + dtype_text(a)}}).c_str());
   PyObject* conv = PyArray_FromAny(arr, PyArray_DescrFromType(NPY_INT64), 0, 1,
                                    NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST, nullptr);
   if (!conv) throw nb::python_error();
@@ -64,29 +65,45 @@ void PoolRegistry::remove(uint64_t serial) {
 }
 
 namespace {
-// A seed the task's envs would refuse (TaskMeta::max_seed), before any env sees it.
-void check_seed(const std::string& task_id, uint64_t max_seed, int64_t env, uint64_t seed) {
-  if (seed > max_seed)
-    throw nb::value_error((task_id + " seeds must be in [0, " + std::to_string(max_seed) + "], got " +
-                           std::to_string(seed) + " for env " + std::to_string(env) +
-                           " (an int seed s seeds env i with s + i)")
-                              .c_str());
+// {env id: seed} (checked by envhive.checks.env_seeds) as (id, seed) pairs, each within what the
+// task's envs take (TaskMeta::max_seed), before any env sees one.
+std::vector<std::pair<int32_t, uint64_t>> seed_pairs(const std::string& task_id, uint64_t max_seed, nb::dict seeds) {
+  std::vector<std::pair<int32_t, uint64_t>> out;
+  for (auto [k, v] : seeds) {
+    const auto env = nb::cast<int32_t>(k);
+    const auto seed = nb::cast<uint64_t>(v);
+    if (seed > max_seed)
+      throw nb::value_error((task_id + " seeds must be in [0, " + std::to_string(max_seed) + "], got " +
+                             std::to_string(seed) + " for env " + std::to_string(env) +
+                             " (an int seed s seeds env i with s + i)")
+                                .c_str());
+    out.emplace_back(env, seed);
+  }
+  return out;
 }
 }  // namespace
 
-NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options,
-                       std::vector<uint64_t> seeds) {
+NativePool::NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options, nb::dict seeds) {
   const TaskDef* task = task_registry().find(task_id);
   if (!task) throw nb::key_error(("unknown task id '" + task_id + "'").c_str());
   const Config cfg = config_from_py(*task, config);
   task_id_ = task_id;
   max_seed_ = task->meta.max_seed;
-  for (size_t i = 0; i < seeds.size(); ++i) check_seed(task_id_, max_seed_, static_cast<int64_t>(i), seeds[i]);
+  const auto pairs = seed_pairs(task_id_, max_seed_, seeds);
+  // Every env seeded: the envs are built with their seeds; some: built from entropy, those reseeded
+  // at their first reset.
+  std::vector<uint64_t> all;
+  if (pairs.size() == static_cast<size_t>(options.num_envs) && options.num_envs > 0) {
+    all.resize(pairs.size());
+    for (const auto& [env, seed] : pairs) all.at(static_cast<size_t>(env)) = seed;
+  }
   if (task->meta.images_at_start) load_render_images(task_id, task->meta.render_images);
   {
     nb::gil_scoped_release release;  // building envs can take long (Atari: ~85 ms each)
-    pool_ = std::make_unique<Pool>(*task, cfg, options, seeds);
+    pool_ = std::make_unique<Pool>(*task, cfg, options, all);
   }
+  if (all.empty())
+    for (const auto& [env, seed] : pairs) pool_->set_seed(env, seed);
   front_ = std::make_unique<CallFront>(*pool_);
   views_ = std::make_unique<BatchViews>(pool_->spaces(), pool_->options());
   frames_ = std::make_unique<Frames>(*pool_, task_id, task->meta.render_images);
@@ -251,7 +268,7 @@ void NativePool::send_unguarded(nb::handle actions, nb::handle env_id, bool part
 }
 
 void NativePool::queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, bool receive) {
-  for (auto [k, v] : seeds) check_seed(task_id_, max_seed_, nb::cast<int64_t>(k), nb::cast<uint64_t>(v));
+  const auto pairs = seed_pairs(task_id_, max_seed_, seeds);
   std::vector<int32_t> ids;
   std::vector<Command> cmds;
   const std::vector<bool> m = mask.is_none() ? std::vector<bool>{} : nb::cast<std::vector<bool>>(mask);
@@ -265,11 +282,13 @@ void NativePool::queue_reset(nb::handle mask, nb::dict seeds, nb::dict options, 
     }
     finish_wait(r, "reset()");
   }
-  for (auto [k, v] : seeds) pool_->set_seed(nb::cast<int32_t>(k), nb::cast<uint64_t>(v));
+  // Refused before anything is stored: a reset that cannot fill a batch leaves no seed or option
+  // behind for the env's next reset.
+  front_->check_reset_fills(ids.size(), receive);
+  for (const auto& [env, seed] : pairs) pool_->set_seed(env, seed);
   for (auto [name, per_env] : options)
     for (auto [k, v] : nb::cast<nb::dict>(per_env))
       pool_->set_reset_option(nb::cast<int32_t>(k), nb::cast<std::string>(name), nb::cast<std::vector<double>>(v));
-  front_->check_reset_fills(ids.size(), receive);
   pool_->dispatch(ids.data(), ids.size(), cmds.data(), cmds.size(), nullptr);
 }
 
@@ -312,7 +331,7 @@ const std::vector<int32_t>& NativePool::resolve_ids(nb::handle env_id) {
 nb::object NativePool::convert_actions(nb::handle actions, const std::vector<int32_t>& ids) {
   const SpaceSpec& act = pool_->spaces().action;
   const bool discrete = act.kind == SpaceSpec::Kind::kDiscrete;
-  if (actions.is_none()) throw nb::type_error("actions are missing (got None): pass one action per env");
+  if (actions.is_none()) throw nb::type_error(call_message(Msg::kActionsMissing).c_str());
   PyObject* arr = PyArray_FromAny(actions.ptr(), nullptr, 0, 0, 0, nullptr);
   if (!arr) throw nb::python_error();
   nb::object holder = nb::steal(arr);
@@ -322,21 +341,24 @@ nb::object NativePool::convert_actions(nb::handle actions, const std::vector<int
   if (shape_ok && !discrete)
     for (size_t d = 0; d < act.shape.size(); ++d)
       shape_ok = shape_ok && PyArray_DIM(a, static_cast<int>(d + 1)) == act.shape[d];
-  if (!shape_ok) {
-    std::ostringstream msg;
-    msg << "actions must have shape (" << n;
+  if (!shape_ok) {  // the shapes as Python writes tuples
+    std::ostringstream expected, got;
+    expected << "(" << n;
     if (!discrete)
-      for (auto d : act.shape) msg << ", " << d;
-    msg << (discrete || act.shape.empty() ? ",)" : ")") << ", got (";
-    for (int d = 0; d < PyArray_NDIM(a); ++d) msg << (d ? ", " : "") << PyArray_DIM(a, d);
-    msg << (PyArray_NDIM(a) == 1 ? ",)" : ")");
-    throw nb::value_error(msg.str().c_str());
+      for (auto d : act.shape) expected << ", " << d;
+    expected << (discrete || act.shape.empty() ? ",)" : ")");
+    got << "(";
+    for (int d = 0; d < PyArray_NDIM(a); ++d) got << (d ? ", " : "") << PyArray_DIM(a, d);
+    got << (PyArray_NDIM(a) == 1 ? ",)" : ")");
+    throw nb::value_error(
+        call_message(Msg::kActionShape, {{"where", ""}, {"expected", expected.str()}, {"got", got.str()}}).c_str());
   }
   if (discrete) {
     if (!PyArray_ISINTEGER(a) || PyArray_ISBOOL(a))
-      throw nb::type_error(("actions for a Discrete action space must be integers, got dtype " + dtype_text(a)).c_str());
+      throw nb::type_error(
+          call_message(Msg::kActionIntegers, {{"space", "Discrete"}, {"dtype", dtype_text(a)}}).c_str());
   } else if (!(PyArray_ISFLOAT(a) || PyArray_ISINTEGER(a)) || PyArray_ISBOOL(a)) {
-    throw nb::type_error(("actions for a Box action space must be real numbers, got dtype " + dtype_text(a)).c_str());
+    throw nb::type_error(call_message(Msg::kActionReals, {{"dtype", dtype_text(a)}}).c_str());
   }
   const int target = discrete ? NPY_INT64 : npy_type(act.dtype);
   if (target == NPY_FLOAT32 && PyArray_TYPE(a) == NPY_FLOAT64) {  // before the cast, which would warn
@@ -382,7 +404,7 @@ void NativePool::raise_failures(const std::vector<EnvFailure>& failures) {
   for (const auto& f : failures) ids.append(f.env_id);
   const nb::object& type = error_types().env_error;
   if (!type.is_valid()) raise(nb::object(), PyExc_RuntimeError, msg);
-  nb::object err = type(msg, failures[0].env_id, ids);
+  nb::object err = type(msg, failures[0].env_id, ids, failures[0].message);
   PyErr_SetObject(type.ptr(), err.ptr());
   throw nb::python_error();
 }
@@ -418,10 +440,12 @@ void bind_native_pool(nb::module_& m) {
     }
   });
 
-  nb::enum_<AutoresetMode>(m, "AutoresetMode", "Gymnasium 1.4's autoreset modes.")
-      .value("next_step", AutoresetMode::kNextStep)
-      .value("same_step", AutoresetMode::kSameStep)
-      .value("disabled", AutoresetMode::kDisabled);
+  // Under Gymnasium's names (gymnasium.vector.AutoresetMode): the facade's mode reaches the pool
+  // as module.AutoresetMode[mode.name].
+  nb::enum_<AutoresetMode>(m, "AutoresetMode", "Gymnasium 1.4's autoreset modes, by Gymnasium's names.")
+      .value("NEXT_STEP", AutoresetMode::kNextStep)
+      .value("SAME_STEP", AutoresetMode::kSameStep)
+      .value("DISABLED", AutoresetMode::kDisabled);
 
   nb::class_<PoolOptions>(m, "PoolOptions", "How a pool runs: sizes, threads, autoreset and time limit.")
       .def(
@@ -445,9 +469,9 @@ void bind_native_pool(nb::module_& m) {
   m.attr("MAX_NUM_ENVS") = kMaxNumEnvs;
 
   nb::class_<NativePool>(m, "NativePool", "A pool of envs of one task on native threads.")
-      .def(nb::init<const std::string&, nb::dict, const PoolOptions&, std::vector<uint64_t>>(), nb::arg("task_id"),
+      .def(nb::init<const std::string&, nb::dict, const PoolOptions&, nb::dict>(), nb::arg("task_id"),
            nb::arg("config"), nb::arg("options"), nb::arg("seeds"),
-           "seeds: one per env, or empty for fresh OS entropy.")
+           "seeds: {env id: seed}, as reset() takes them; an env without one draws fresh OS entropy.")
       .def_prop_ro("spaces", &NativePool::spaces, nb::rv_policy::reference_internal)
       .def_prop_ro("options", &NativePool::options, nb::rv_policy::reference_internal)
       .def("send", &NativePool::send, nb::arg("actions").none(), nb::arg("env_id").none() = nb::none(), nb::kw_only(),

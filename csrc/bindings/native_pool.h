@@ -14,7 +14,7 @@ namespace envhive::bindings {
 // The Python exception types the pool raises beyond the built-in ones (envhive.errors); set once
 // at import by envhive.catalog through the module's set_error_types().
 struct ErrorTypes {
-  nanobind::object env_error;      // EnvError(message, env_id, env_ids)
+  nanobind::object env_error;      // EnvError(message, env_id, env_ids, error)
   nanobind::object reset_needed;   // ResetNeeded(message)
   nanobind::object pool_closed;    // PoolClosedError(message), a ValueError
   nanobind::object pool_busy;      // PoolBusyError(message), a RuntimeError

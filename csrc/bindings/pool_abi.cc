@@ -128,7 +128,7 @@ void NativePool::abi_release(uint64_t call, bool reached_pool, bool ok) {
 
 size_t NativePool::num_outputs() const {
   const size_t leaves = pool_->layout().obs.size(), infos = pool_->spaces().infos.size();
-  return leaves + 5 + infos + (pool_->options().autoreset_mode == AutoresetMode::kSameStep ? 2 + leaves + infos : 0);
+  return leaves + 5 + infos + (pool_->layout().with_final ? 2 + leaves + infos : 0);
 }
 
 void NativePool::abi_describe(EnvhivePoolShape* shape) const {
@@ -247,7 +247,7 @@ void NativePool::copy_batch(const std::byte* blk, const EnvhiveBuffer* out, bool
   auto info_values = [&](size_t f) { return rows * sp.infos[f].bytes() / dtype_size(sp.infos[f].dtype); };
   for (size_t f = 0; f < sp.infos.size(); ++f)
     copy_column(L.infos[f].in(blk), sp.infos[f].dtype, info_values(f), out[k++], sp.infos[f].name);
-  if (pool_->options().autoreset_mode != AutoresetMode::kSameStep) return;
+  if (!L.with_final) return;
   const bool* mask = L.final_mask.in(blk);
   copy_column(bytes_of(mask), DType::kBool, rows, out[k++], "final_mask");
   for (size_t j = 0; j < leaves.size(); ++j, ++k) {

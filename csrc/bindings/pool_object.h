@@ -74,7 +74,9 @@ struct XlaState {
 
 class NativePool {
  public:
-  NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options, std::vector<uint64_t> seeds);
+  // seeds: env id -> seed (envhive.checks.env_seeds), the shape reset() takes too; an env
+  // without one draws fresh OS entropy.
+  NativePool(const std::string& task_id, nb::dict config, const PoolOptions& options, nb::dict seeds);
   ~NativePool();
 
   const Spaces& spaces() const { return pool_->spaces(); }

@@ -51,10 +51,11 @@ struct BatchLayout {
   std::vector<RowColumn> final_obs;
   Column<int32_t> final_elapsed_step;
   std::vector<RowColumn> final_infos;
+  bool with_final = false;  // the columns above exist (SAME_STEP): the one place that says so
   size_t total = 0;  // bytes of a block
 
   BatchLayout() = default;
-  BatchLayout(size_t rows_, const Spaces& spaces, bool with_final) : rows(rows_) {
+  BatchLayout(size_t rows_, const Spaces& spaces, bool with_final_) : rows(rows_), with_final(with_final_) {
     size_t at = 0;
     auto column = [&]<class T>(Column<T>& c) {
       c.offset = at;

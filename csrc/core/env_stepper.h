@@ -79,11 +79,16 @@ class EnvStepper {
   EnvStepper(const TaskDef& task, const Config& config, const Spaces& spaces, const BatchLayout& layout,
              const PoolOptions& options, const std::vector<uint64_t>& seeds);
 
-  size_t size() const { return envs_.size(); }
+  size_t size() const { return state_.size(); }
+  // Pool::close, once no thread steps: destroys the envs (what they hold: models, emulators, GL-free
+  // state), so a closed pool holds no env even while its Python object lives on.
+  void release_envs() {
+    for (auto& env : envs_) env.reset();
+  }
   EnvState& state(int32_t id) { return state_[static_cast<size_t>(id)]; }
   const EnvState& state(int32_t id) const { return state_[static_cast<size_t>(id)]; }
   size_t action_row_bytes() const { return action_row_bytes_; }
-  bool can_prepare() const { return !envs_.empty() && envs_[0]->can_prepare(); }
+  bool can_prepare() const { return !envs_.empty() && envs_[0] && envs_[0]->can_prepare(); }
 
   // Caller: the command for the env's next advance (and its action row, for kStep).
   void queue(int32_t id, Command cmd, const std::byte* action);

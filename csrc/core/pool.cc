@@ -1,5 +1,9 @@
 #include "pool.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -116,6 +120,16 @@ void Pool::close() {
   // Render state (GL contexts and what they hold) is freed here, on the closing thread: no other
   // thread has it current (each thread ends its slot after every render call).
   for (size_t i = 0; i < render_threads_; ++i) render_slots_[i].release();
+  // The envs go now, not when the pool object does (a closed pool's Python object may live on):
+  // after the render state that drew them (a renderer's assets must not outlive their model).
+  stepper_.release_envs();
+  // The workers' own slots (frames inside step) went with their threads above. What their GL
+  // contexts held is free now but kept by each thread's malloc arena: give it back to the system.
+  if (render_state_freed().exchange(false, std::memory_order_acq_rel)) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+  }
 }
 
 void Pool::set_seed(int32_t id, uint64_t seed) {
@@ -221,6 +235,7 @@ double Pool::help_once(Helper who, size_t self) {
 
 bool Pool::assist() {
   if (!sync() || !assisted_.load(std::memory_order_relaxed)) return false;
+  const CancelScope cancel(closing_);  // a long step gives way to close()
   const size_t slot = queue_.guest_slot();
   bool stepped = false;
   while (!closing_.load(std::memory_order_relaxed) && help_once(Helper::kGuest, slot) > 0.0) stepped = true;
@@ -253,6 +268,7 @@ void Pool::pin_thread(int index) const {
 
 void Pool::worker_loop(int index) {
   pin_thread(index);
+  const CancelScope cancel(closing_);  // a long step gives way to close()
   using clock = std::chrono::steady_clock;
   const auto queued = [this] { return queue_.nonempty(); };
   // Envs this worker may claim: none in a batch the caller runs alone (solo), none while guests run
@@ -304,6 +320,7 @@ void Pool::worker_loop(int index) {
 
 void Pool::standby_loop(int index) {
   pin_thread(index);
+  const CancelScope cancel(closing_);
   while (!stop_.load(std::memory_order_relaxed)) {
     // Lane 0 first: the standby stands in for the caller.
     if (!standby_.caller_is_helping() && help_once(Helper::kWorker, 0) > 0.0) continue;
@@ -503,7 +520,8 @@ std::byte* Pool::finish_recv(std::vector<EnvFailure>& failures) {
 
 void Pool::settle() {
   // Workers step until close() stops them (closing only ends waits), so what they hold completes;
-  // what nobody holds, this thread steps.
+  // what nobody holds, this thread steps (a long step gives way once the pool is closing).
+  const CancelScope cancel(closing_);
   while (ring_.completed() < sent_total_)
     if (help_once(Helper::kAnyEnv, 0) <= 0.0) std::this_thread::yield();
   obs_target_ = nullptr;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "batch.h"
+#include "cancel.h"
 #include "env_stepper.h"
 #include "output_ring.h"
 #include "standby.h"
@@ -288,12 +290,22 @@ WaitResult Pool::wait_until(Pred&& done, std::optional<std::chrono::steady_clock
   clock::time_point spin_until = kNotOpen;
   std::optional<CallerPresence> presence;
   if (standby_on_) presence.emplace(*this, help);
+  // Envs the caller steps here may be long (cancel.h): their cancellation points poll Ctrl-C too.
+  using Poll = std::remove_reference_t<Interrupted>;
+  std::optional<CancelScope> cancel;
+  if (help != Helper::kNone)
+    cancel.emplace(
+        closing_, [](void* f) { return static_cast<bool>((*static_cast<Poll*>(f))()); },
+        const_cast<void*>(static_cast<const void*>(std::addressof(interrupted))));
   double work_since_check = 0.0;  // ns spent stepping envs since Ctrl-C was last polled
   for (;;) {
-    if (done()) return WaitResult::kReady;
+    // Closing first: a batch that completed because close() cancelled its long steps (cancel.h)
+    // is not a result; the call raises PoolClosedError, as any call the close() overtook.
     if (closing_.load(std::memory_order_relaxed)) return WaitResult::kClosed;
+    if (done()) return WaitResult::kReady;
     if (help != Helper::kNone) {
       if (const double work = help_once(help, 0); work > 0.0) {  // the ns the chunk took
+        if (cancel->interrupted()) return WaitResult::kInterrupted;  // a cancellation point saw Ctrl-C
         if (presence) standby_.caller_helping();
         work_since_check += work;
         if (work_since_check >= static_cast<double>(tuning::kSignalCheckNs)) {

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -14,6 +16,28 @@ bool pool_info_name(const std::string& name) {
   return false;
 }
 
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string bytes_text(uint64_t bytes) {
+  if (bytes == UINT64_MAX) return "more than 2**64 bytes";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3g GiB", static_cast<double>(bytes) / static_cast<double>(uint64_t{1} << 30));
+  return std::to_string(bytes) + " bytes (" + buf + ")";
+}
+
+// A space (or leaf) of one env over kMaxSpaceBytes: SpaceTooLarge, before its elements are counted.
+void check_size(const SpaceSpec& s, const std::string& what, const std::string& task) {
+  const uint64_t bytes = s.checked_bytes();
+  if (bytes <= kMaxSpaceBytes) return;
+  const std::string shape = s.is_leaf() ? " of shape " + shape_text(s.shape) + " " + dtype_name(s.dtype) : "";
+  throw SpaceTooLarge(task + ": the " + what + shape + " of one env would take " + bytes_text(bytes) +
+                      ", more than envhive's limit of " + bytes_text(kMaxSpaceBytes));
+}
+
 void validate_space(const SpaceSpec& s, const std::string& what, const std::string& task, int depth = 0) {
   const auto fail = [&](const std::string& why) { throw InvalidDeclaration(task + ": " + what + " " + why); };
   switch (s.kind) {
@@ -22,6 +46,7 @@ void validate_space(const SpaceSpec& s, const std::string& what, const std::stri
       return;
     case SpaceSpec::Kind::kText:
       if (s.shape.size() != 1 || s.shape[0] < 1) fail("is a Text without a max_length >= 1");
+      check_size(s, what, task);
       if (s.min_length < 0 || s.min_length > s.shape[0]) fail("is a Text whose min_length is not in [0, max_length]");
       return;
     case SpaceSpec::Kind::kDict:
@@ -37,6 +62,7 @@ void validate_space(const SpaceSpec& s, const std::string& what, const std::stri
         }
         validate_space(item, what + "[" + (name.empty() ? std::to_string(i) : "'" + name + "'") + "]", task, depth + 1);
       }
+      check_size(s, what, task);  // every leaf together (each leaf was checked before its elements were counted)
       return;
     }
     case SpaceSpec::Kind::kBox: break;
@@ -44,12 +70,14 @@ void validate_space(const SpaceSpec& s, const std::string& what, const std::stri
   if (s.shape.size() > kMaxSpaceDims) fail("has more than " + std::to_string(kMaxSpaceDims) + " dimensions");
   for (int64_t d : s.shape)
     if (d < 0) fail("has a negative dimension");
+  check_size(s, what, task);  // before anything counts its elements
   const size_t count = s.count();
   for (const auto* bounds : {&s.low, &s.high})
     if (bounds->size() != 1 && bounds->size() != count)
       fail("has " + std::to_string(bounds->size()) + " bounds for " + std::to_string(count) +
            " elements (give one, or one per element)");
-  for (size_t i = 0; i < count; ++i)
+  const size_t distinct = s.low.size() == 1 && s.high.size() == 1 ? std::min<size_t>(count, 1) : count;
+  for (size_t i = 0; i < distinct; ++i)
     if (std::isnan(s.low_at(i)) || std::isnan(s.high_at(i)) || s.low_at(i) > s.high_at(i))
       fail("has low > high (or a NaN bound) at element " + std::to_string(i));
 }
@@ -76,6 +104,12 @@ void validate_spaces(const Spaces& spaces, const std::string& task) {
       throw InvalidDeclaration(task + ": info field '" + info.name + "' is declared twice");
     for (int64_t d : info.shape)
       if (d < 0) throw InvalidDeclaration(task + ": info field '" + info.name + "' has a negative dimension");
+    uint64_t bytes = dtype_size(info.dtype);
+    for (int64_t d : info.shape) bytes = saturating_mul(bytes, static_cast<uint64_t>(d));
+    if (bytes > kMaxSpaceBytes)
+      throw SpaceTooLarge(task + ": info field '" + info.name + "' of shape " + shape_text(info.shape) +
+                          " of one env would take " + bytes_text(bytes) + ", more than envhive's limit of " +
+                          bytes_text(kMaxSpaceBytes));
   }
   const RenderSpec& r = spaces.render;
   if (r.height != 0 || r.width != 0) {
@@ -93,9 +127,30 @@ ConfigField max_episode_steps_field(int64_t default_steps) {
           "Episode length (agent steps) after which the pool truncates the episode; 0: no time limit."};
 }
 
+namespace {
+std::string value_text(const ConfigValue& v) {
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "True" : "False";
+  if (const auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) return Config::format_real(*d);
+  if (const auto* t = std::get_if<std::string>(&v)) return "'" + (t->size() > 40 ? t->substr(0, 40) + "..." : *t) + "'";
+  return "[...]";
+}
+}  // namespace
+
 Spaces TaskDef::resolve_spaces(const Config& config) const {
   Spaces s = spaces(config);
-  validate_spaces(s, meta.id);
+  try {
+    validate_spaces(s, meta.id);
+  } catch (const SpaceTooLarge& e) {  // name the kwargs that made it: those that differ from their defaults
+    std::string changed;
+    for (const auto& f : this->config) {
+      const auto it = config.values().find(f.name);
+      if (it != config.values().end() && !(it->second == f.default_value))
+        changed += (changed.empty() ? "" : ", ") + f.name + "=" + value_text(it->second);
+    }
+    throw SpaceTooLarge(std::string(e.what()) +
+                        (changed.empty() ? "" : "; the kwargs given: " + changed + " (make the space smaller)"));
+  }
   return s;
 }
 

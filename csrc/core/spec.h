@@ -2,6 +2,7 @@
 // Python derives gymnasium spaces, dm_env specs and docs from these; nothing is declared twice.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -48,6 +49,17 @@ inline DType dtype_from_name(const std::string& name) {
     if (name == dtype_name(d)) return d;
   throw std::invalid_argument("unsupported dtype '" + name +
                               "' (supported: bool, uint8, int8, int32, int64, float32, float64)");
+}
+
+// a * b and a + b of sizes, saturating at UINT64_MAX instead of wrapping: sizes computed from a
+// task's kwargs are compared against limits (kMaxSpaceBytes) before anything is allocated.
+inline uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+inline uint64_t saturating_add(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 // A gymnasium space as a task declares it. Leaves: Box (bounds per element, or one bound
@@ -120,6 +132,18 @@ struct SpaceSpec {
     for (const auto& [name, item] : items) b += item.bytes();
     return b;
   }
+  // bytes(), saturating instead of wrapping (UINT64_MAX: more than any limit); for a space that
+  // validate_spaces has not checked yet (a negative dimension counts as 0 here).
+  uint64_t checked_bytes() const {
+    if (is_leaf()) {
+      uint64_t c = dtype_size(dtype);
+      for (auto d : shape) c = saturating_mul(c, d < 0 ? 0 : static_cast<uint64_t>(d));
+      return c;
+    }
+    uint64_t b = 0;
+    for (const auto& [name, item] : items) b = saturating_add(b, item.checked_bytes());
+    return b;
+  }
   double low_at(size_t i) const { return low.size() == 1 ? low[0] : low[i]; }
   double high_at(size_t i) const { return high.size() == 1 ? high[0] : high[i]; }
 };
@@ -152,6 +176,10 @@ inline constexpr size_t kMaxObsLeaves = 64;
 inline constexpr int kMaxSpaceDepth = 8;
 // The most dimensions of a Box (numpy's arrays hold 32 in older versions; one is the batch's).
 inline constexpr size_t kMaxSpaceDims = 31;
+// The most bytes one env's observation (every leaf together), its action, or one info field may
+// take: 1 GiB (a 16384 x 16384 RGB frame, the largest render side, is 768 MiB). validate_spaces
+// refuses more before anything is allocated, whatever kwargs made the shape (ValueError naming them).
+inline constexpr uint64_t kMaxSpaceBytes = uint64_t{1} << 30;
 
 // An extra per-env output reported in info (scalar or small array).
 struct InfoSpec {
@@ -200,6 +228,29 @@ class Config {
     const auto& v = raw(name);
     if (auto* i = std::get_if<int64_t>(&v)) return *i;
     throw std::invalid_argument("config field '" + name + "' is not an integer");
+  }
+  // integer(name), or std::invalid_argument "name must be in [lo, hi]<why>, got v": the one way a
+  // task bounds an integer kwarg before it computes sizes or loops from it.
+  int64_t integer_in(const std::string& name, int64_t lo, int64_t hi, const std::string& why = "") const {
+    const int64_t v = integer(name);
+    if (v < lo || v > hi)
+      throw std::invalid_argument(name + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" + why +
+                                  ", got " + std::to_string(v));
+    return v;
+  }
+  // real(name), or std::invalid_argument "name must be in [lo, hi]<why>, got v" (NaN is never in).
+  double real_in(const std::string& name, double lo, double hi, const std::string& why = "") const {
+    const double v = real(name);
+    if (!(v >= lo && v <= hi))
+      throw std::invalid_argument(name + " must be in [" + format_real(lo) + ", " + format_real(hi) + "]" + why +
+                                  ", got " + format_real(v));
+    return v;
+  }
+  // A number as Python prints it for messages (inf, nan, 0.5, 1e+300).
+  static std::string format_real(double v) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof(buf), v);  // the shortest form that reads back as v
+    return std::string(buf, r.ptr);
   }
   bool flag(const std::string& name) const {
     const auto& v = raw(name);
@@ -264,6 +315,11 @@ inline constexpr const char* kPoolInfoNames[] = {"env_id", "elapsed_step"};
 // A task's declarations are wrong (not its config's values): thrown by validate_spaces.
 struct InvalidDeclaration : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
+};
+// Spaces over kMaxSpaceBytes (what kwargs made them, usually): TaskDef::resolve_spaces adds the
+// kwargs that differ from their defaults to the message.
+struct SpaceTooLarge : InvalidDeclaration {
+  using InvalidDeclaration::InvalidDeclaration;
 };
 
 // Throws InvalidDeclaration naming `task` when its spaces cannot be served: too many or

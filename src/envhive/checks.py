@@ -13,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from envhive.call_rules import message
 from envhive.leaves import Leaf, flat_values, leaves
 
 # A timeout this long (about 31 years) or longer is no deadline.
@@ -52,44 +53,39 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
     return mask
 
 
-def resolve_seeds(seed: Any, num_envs: int) -> list[int] | None:
-    """int -> [seed + i]; sequence -> one per env; None -> None (fresh entropy)."""
+def env_seeds(seed: Any, num_envs: int, mask: np.ndarray | None = None) -> dict[int, int]:
+    """``seed=`` of a pool (``make``) and of ``reset`` in the one shape every backend takes, checked
+    once, here: ``{env id: seed}``. An int ``s`` seeds env ``i`` with ``s + i``; a sequence gives one
+    seed (or None) per env; an env without a seed draws fresh OS entropy (a new pool) or goes on
+    with its stream (a reset). Only the envs ``mask`` selects."""
     if seed is None:
-        return None
+        return {}
     if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-        seeds = [int(seed) + i for i in range(num_envs)]
+        seeds = {i: int(seed) + i for i in range(num_envs)}
     elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
         if len(seed) != num_envs:
             raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seed)}")
-        seeds = list(seed)
-        for s in seeds:
+        seeds = {}
+        for i, s in enumerate(seed):
+            if s is None:
+                continue
             if not isinstance(s, int | np.integer) or isinstance(s, bool):
-                raise TypeError(f"seeds must be ints, got {s!r}")
-        seeds = [int(s) for s in seeds]
+                raise TypeError(f"seeds must be ints (or None), got {s!r}")
+            seeds[i] = int(s)
     else:
         raise TypeError(f"seed must be an int, a sequence of num_envs ints or None, got {seed!r}")
-    for s in seeds:
+    for s in seeds.values():
         if not 0 <= s < 2**64:
             raise ValueError(f"seeds must be in [0, 2**64), got {s}")
-    return seeds
-
-
-def reset_seeds(seed: Any, num_envs: int, mask: np.ndarray | None = None) -> dict[int, int]:
-    """``reset(seed=)`` as {env id: seed}: an int seeds env i with ``seed + i``; a sequence gives
-    one seed (or None: not reseeded) per env; None reseeds nothing. Only envs ``mask`` selects."""
-    if seed is None:
-        return {}
-    if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
-        if len(seed) != num_envs:
-            raise ValueError(f"seed sequence must have num_envs={num_envs} entries, got {len(seed)}")
-        pairs = [(i, s) for i, s in enumerate(seed) if s is not None]
-        resolved = resolve_seeds([s for _, s in pairs], len(pairs)) or []
-        seeds = {i: s for (i, _), s in zip(pairs, resolved, strict=True)}
-    else:
-        seeds = dict(enumerate(resolve_seeds(seed, num_envs) or []))
     if mask is not None:
         seeds = {i: s for i, s in seeds.items() if mask[i]}
     return seeds
+
+
+def seed_list(seeds: dict[int, int], ids: range) -> list[int | None]:
+    """``seeds`` of the envs ``ids`` as the public ``seed=`` sequence (None: not seeded), e.g. a
+    Ray shard's own pool's."""
+    return [seeds.get(i) for i in ids]
 
 
 def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray | None:
@@ -99,17 +95,19 @@ def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray | None:
         return None
     ids = np.asarray(env_id)
     if ids.ndim > 1:
-        raise ValueError("env_id must be an int or a 1-D array of ints")
+        raise ValueError(message("env_id_form", what="env_id"))
     if ids.size and (not np.issubdtype(ids.dtype, np.integer) or ids.dtype == np.bool_):
-        raise TypeError(f"env_id must hold integers, got dtype {ids.dtype}")
+        raise TypeError(message("env_id_integers", what="env_id", got=f", got dtype {ids.dtype}"))
     ids = ids.reshape(-1).astype(np.int64)
     if ids.size:
         bad = (ids < 0) | (ids >= num_envs)
         if bad.any():
-            raise ValueError(f"env_id {int(ids[np.flatnonzero(bad)[0]])} is out of range [0, {num_envs})")
+            raise ValueError(
+                message("env_id_range", what="env_id", env=int(ids[np.flatnonzero(bad)[0]]), num_envs=num_envs)
+            )
         values, counts = np.unique(ids, return_counts=True)
         if (counts > 1).any():
-            raise ValueError(f"env_id {int(values[counts > 1][0])} appears twice in one send()")
+            raise ValueError(message("env_id_twice", what="env_id", env=int(values[counts > 1][0]), call="send()"))
     return ids
 
 
@@ -128,7 +126,7 @@ class ActionCheck:
 
     def __call__(self, actions: Any, n: int, ids: np.ndarray | None) -> list[np.ndarray]:
         if actions is None:
-            raise TypeError("actions are missing (got None): pass one action per env")
+            raise TypeError(message("actions_missing"))
         if self.single:
             return [check_leaf(self.leaves[0], actions, n, ids)]
         values = flat_values(self.space, actions, "actions")
@@ -140,11 +138,11 @@ def check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.nda
     space = leaf.space
     arr = value if type(value) is np.ndarray else np.asarray(value)
     if arr.shape != (n, *leaf.shape):
-        raise ValueError(f"actions{leaf.where} must have shape {(n, *leaf.shape)}, got {arr.shape}")
+        raise ValueError(message("action_shape", where=leaf.where, expected=(n, *leaf.shape), got=arr.shape))
     kind = arr.dtype.kind
     if isinstance(space, spaces.Box):
         if kind not in "iuf":
-            raise TypeError(f"actions for a Box action space must be real numbers, got dtype {arr.dtype}")
+            raise TypeError(message("action_reals", dtype=arr.dtype))
         if leaf.dtype.kind == "f":
             if arr.dtype != leaf.dtype:
                 with np.errstate(over="ignore", invalid="ignore"):
@@ -157,17 +155,12 @@ def check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.nda
                 env = row if ids is None else int(ids[row])
                 given = arr[row]
                 if np.isfinite(given).all():
-                    raise ValueError(
-                        f"action for env {env} is not finite as {leaf.dtype} ({given} overflows it); envhive "
-                        "rejects NaN and infinite actions"
-                    )
-                raise ValueError(
-                    f"action for env {env} is not finite ({given}); envhive rejects NaN and infinite actions"
-                )
+                    raise ValueError(message("action_overflows", env=env, dtype=leaf.dtype, value=given))
+                raise ValueError(message("action_not_finite", env=env, value=given))
             return cast
         return arr
     if kind not in "iu" or arr.dtype == np.bool_ and not isinstance(space, spaces.MultiBinary):
-        raise TypeError(f"actions for a {type(space).__name__} action space must be integers, got dtype {arr.dtype}")
+        raise TypeError(message("action_integers", space=type(space).__name__, dtype=arr.dtype))
     if not arr.dtype.isnative:  # the other byte order: compare values, not bytes
         arr = arr.astype(arr.dtype.newbyteorder("="))
     if isinstance(space, spaces.Discrete):
@@ -178,8 +171,7 @@ def check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.nda
         env = row if ids is None else int(ids[row])
         start = f", start={low}" if low else ""
         raise ValueError(
-            f"action {arr[row]} for env {env} is outside Discrete({int(space.n)}{start}): valid actions are "
-            f"{low}..{high - 1}"
+            message("action_discrete", action=arr[row], env=env, n=int(space.n), start=start, low=low, high=high - 1)
         )
     low_b: Any = space.start if isinstance(space, spaces.MultiDiscrete) else 0
     high_b: Any = space.start + space.nvec if isinstance(space, spaces.MultiDiscrete) else 2
@@ -187,7 +179,7 @@ def check_leaf(leaf: Leaf, value: Any, n: int, ids: np.ndarray | None) -> np.nda
     if bad.any():
         row = int(np.flatnonzero(bad.reshape(n, -1).any(axis=1))[0])
         env = row if ids is None else int(ids[row])
-        raise ValueError(f"action {arr[row]} for env {env} is outside the action space {space}")
+        raise ValueError(message("action_outside", action=arr[row], env=env, space=space))
     return arr
 
 
@@ -219,3 +211,17 @@ def autoreset_mode(value: Any) -> AutoresetMode:
             if value.lower() == name or value == mode.value:
                 return mode
     raise ValueError(f"unknown autoreset_mode {value!r}; valid: {', '.join(map(repr, AUTORESET_NAMES.values()))}")
+
+
+def require_autoreset(given: Any, wanted: AutoresetMode, who: str, why: str, fix: str | None = None) -> None:
+    """Refuse an autoreset mode other than ``wanted`` for a consumer that takes only that one (the
+    dm_env facade, rollout workers, trainers). ``given``: the mode asked for in kwargs (an
+    ``AutoresetMode`` or any name :func:`autoreset_mode` takes; None: not given, which is fine), or
+    with ``fix`` (how to make a suitable pool) the mode of a pool made already."""
+    if given is None or autoreset_mode(given) == wanted:
+        return
+    shown = AUTORESET_NAMES[given] if isinstance(given, AutoresetMode) else given
+    if fix is not None:
+        raise ValueError(message("autoreset_only_pool", who=who, wanted=wanted.name, given=shown, fix=fix))
+    name = repr(AUTORESET_NAMES[wanted])
+    raise ValueError(message("autoreset_only", who=who, wanted=wanted.name, why=why, name=name, given=repr(shown)))

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envhive.backend import DmStepTypes
-from envhive.checks import autoreset_mode, check_timeout
+from envhive.checks import check_timeout, require_autoreset
 from envhive.errors import EnvError
 from envhive.leaves import rows
 from envhive.pools import make_pool
@@ -46,17 +46,22 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
+DM_FACADE = "the dm_env facade"
+DM_AUTORESET = "dm_env's own: the step after a LAST is the next episode's FIRST"
+
+
 def _dm_pool(task_id: Any, kwargs: dict[str, Any]) -> HiveVectorEnv:
     """The vector env under a dm facade: built from a task (kwargs and ``backend`` as for
     envhive.make), or any envhive pool built already (native, process backend or
     ``envhive.ray.RayVectorEnv``; in NEXT_STEP mode, without kwargs)."""
-    mode = kwargs.pop("autoreset_mode", None)
-    if mode is not None and autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
-        raise ValueError("the dm_env facade follows dm_env's own autoreset (NEXT_STEP); omit autoreset_mode")
+    require_autoreset(kwargs.pop("autoreset_mode", None), AutoresetMode.NEXT_STEP, DM_FACADE, DM_AUTORESET)
     backend = kwargs.pop("backend", None)
     if isinstance(task_id, HiveVectorEnv):
-        if kwargs or backend is not None or task_id.autoreset_mode != AutoresetMode.NEXT_STEP:
-            raise ValueError("the dm_env facade wraps a vector env in NEXT_STEP autoreset mode, without kwargs")
+        if kwargs or backend is not None:
+            raise ValueError("the dm_env facade wraps a vector env as it was made: pass no kwargs with it")
+        require_autoreset(
+            task_id.autoreset_mode, AutoresetMode.NEXT_STEP, DM_FACADE, "", "make it without autoreset_mode"
+        )
         return task_id
     if isinstance(task_id, VectorEnv):
         raise TypeError(f"the dm_env facade wraps envhive pools (envhive.make, ...), not {task_id!r}")

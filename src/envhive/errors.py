@@ -29,17 +29,22 @@ class TaskConflictError(ValueError):
 class EnvError(RuntimeError):
     """An environment raised inside a worker (a pool thread, process or Ray actor).
 
-    ``env_id`` is the first env that failed in the batch, ``env_ids`` all of them. The batch is
-    lost; the failed envs start a new episode on their next step, and ``reset()`` always works.
+    ``env_id`` is the first env that failed in the batch, ``env_ids`` all of them, ``error`` what
+    the first one raised (its exception's message; the whole message where nothing else is known).
+    The batch is lost; the failed envs start a new episode on their next step, and ``reset()``
+    always works.
     """
 
-    def __init__(self, message: str, env_id: int, env_ids: list[int]) -> None:
+    def __init__(self, message: str, env_id: int, env_ids: list[int], error: str | None = None) -> None:
         super().__init__(message)
         self.env_id = env_id
         self.env_ids = list(env_ids)
+        self.error = message if error is None else error
 
-    def __reduce__(self) -> tuple[type[EnvError], tuple[str, int, list[int]]]:  # survives pickling (processes, Ray)
-        return type(self), (str(self), self.env_id, self.env_ids)
+    def __reduce__(
+        self,
+    ) -> tuple[type[EnvError], tuple[str, int, list[int], str]]:  # survives pickling (processes, Ray)
+        return type(self), (str(self), self.env_id, self.env_ids, self.error)
 
 
 class RenderError(RuntimeError):

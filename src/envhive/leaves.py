@@ -140,6 +140,21 @@ def with_text_decoded(obs: Any, paths: Sequence[tuple[str | int, ...]]) -> Any:
     return obs
 
 
+def with_final_text_decoded(final_obs: np.ndarray, paths: Sequence[tuple[str | int, ...]]) -> np.ndarray:
+    """SAME_STEP's ``info["final_obs"]`` (an object array of single-env observations, None where no
+    episode ended) with each Text leaf at ``paths`` a ``str``, as a single env's Text observation is."""
+    out = np.empty(len(final_obs), dtype=object)
+    for i, obs in enumerate(final_obs):
+        for path in paths:
+            if obs is None:
+                break
+            value = getter(path)(obs) if path else obs
+            text = value.item().decode("utf-8") if isinstance(value, np.ndarray) else value
+            obs = text if not path else _replaced(obs, path, text)
+        out[i] = obs
+    return out
+
+
 def _replaced(value: Any, path: tuple[str | int, ...], new: Any) -> Any:
     key, rest = path[0], path[1:]
     inner = new if not rest else _replaced(value[key], rest, new)

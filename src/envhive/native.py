@@ -13,7 +13,6 @@ import numpy as np
 
 from envhive import catalog
 from envhive.backend import Capabilities, Step
-from envhive.checks import AUTORESET_NAMES
 from envhive.registry import TaskSpec
 
 
@@ -35,11 +34,11 @@ class NativeBackend:
             batch_size=pool.batch_size,
             num_threads=pool.num_threads,
             thread_affinity_offset=pool.thread_affinity_offset,
-            autoreset_mode=getattr(module.AutoresetMode, AUTORESET_NAMES[pool.autoreset_mode]),
+            autoreset_mode=module.AutoresetMode[pool.autoreset_mode.name],  # bound under Gymnasium's names
             max_episode_steps=spec.max_episode_steps,
             render=pool.render_mode is not None,
         )
-        self.pool = module.NativePool(spec.id, spec.config, options, pool.seeds or [])
+        self.pool = module.NativePool(spec.id, spec.config, options, pool.seeds)
         # The pool's own calls, bound: the facade reaches C++ with no Python frame of this class.
         self.step: Callable[..., Step] = self.pool.step
         self.send: Callable[..., None] = self.pool.send

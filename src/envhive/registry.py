@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium
@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode
 
 from envhive import authoring, catalog
 from envhive.catalog import TaskInfo
-from envhive.checks import autoreset_mode, resolve_seeds
+from envhive.checks import autoreset_mode, env_seeds
 from envhive.errors import UnknownTaskError
 from envhive.spaces import InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
 
@@ -53,7 +53,9 @@ class PoolConfig:
     batch_size: int = 1
     num_threads: int = 1
     thread_affinity_offset: int = -1
-    seeds: list[int] | None = None  # one per env; None: fresh OS entropy
+    seeds: dict[int, int] = field(
+        default_factory=dict
+    )  # env id -> seed (envhive.checks.env_seeds); unseeded: OS entropy
     autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
     render_mode: str | None = None  # "rgb_array": render() draws frames
     text_observations: str = "bytes"  # "str": Text leaves decoded to str by the facade
@@ -238,7 +240,7 @@ def resolve_pool(kwargs: dict[str, Any], threads_kwarg: str = "num_threads") -> 
     offset = kwargs.get("thread_affinity_offset", -1)
     offset = -1 if offset is None else _int_kwarg("thread_affinity_offset", offset, -1)
     mode = autoreset_mode(kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP))
-    seeds = resolve_seeds(kwargs.get("seed", DEFAULT_SEED), num_envs)
+    seeds = env_seeds(kwargs.get("seed", DEFAULT_SEED), num_envs)
     render_mode = kwargs.get("render_mode")
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"unknown render_mode {render_mode!r}; envhive renders {', '.join(RENDER_MODES)} (or None)")
@@ -269,8 +271,11 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
             continue
         if value is None:
             # Gymnasium's Optional kwargs (camera_id=None, max_episode_steps=None, ...): the default;
-            # a dict kwarg given None is empty (default_camera_config=None: no camera settings).
-            config[name] = {} if isinstance(defaults[name], dict) else defaults[name]
+            # a dict kwarg given None is empty (default_camera_config=None: no camera settings), and
+            # so is a str kwarg: the task says what no value means (FrozenLake's map_name=None: a
+            # random map; MuJoCo's xml_file=None: its default model).
+            default = defaults[name]
+            config[name] = {} if isinstance(default, dict) else "" if isinstance(default, str) else default
         else:
             config[name] = _check_value(info.id, name, value, defaults[name])
     if config["max_episode_steps"] < 0:

@@ -23,33 +23,38 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envhive.backend import Backend, Capabilities, Step
-from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, reset_seeds
+from envhive.checks import ActionCheck, check_env_ids, check_reset_mask, check_timeout, env_seeds
 from envhive.errors import MissingExtraError
 from envhive.families import task_methods
-from envhive.leaves import text_leaves, with_text_decoded
+from envhive.leaves import text_leaves, with_final_text_decoded, with_text_decoded
 from envhive.native import NativeBackend
 from envhive.registry import PoolConfig, TaskSpec, make_spec
+
+CALLS = ("reset", "step", "send", "recv", "async_reset", "render")
+"""The public calls whose path a HiveVectorEnv picks when it is made (and at ``use_api``)."""
 
 
 class VectorApi(Protocol):
     """Another library's conventions for the calls of a HiveVectorEnv (``envhive.envpool``'s
-    EnvPool API): the env hands every call to it (see :meth:`HiveVectorEnv.use_api`); it serves
-    them with the env's own Gymnasium calls (``_reset``, ``_step``, ``_send``, ``_recv``,
-    ``_async_reset``, ``_render``)."""
+    EnvPool API): from :meth:`HiveVectorEnv.use_api` on, the env's public calls are the API's (same
+    signatures); it serves them with the env's own Gymnasium calls (``_reset``, ``_step``,
+    ``_send``, ``_recv``, ``_async_reset``, ``_render``)."""
 
     attributes: frozenset[str]
 
-    def reset(self, env_id: Any, seed: Any, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]: ...
+    def reset(
+        self, env_id: Any = None, *, seed: Any = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]: ...
 
-    def step(self, actions: Any, env_id: Any, partial: bool) -> Step: ...
+    def step(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> Step: ...
 
-    def send(self, actions: Any, env_id: Any, partial: bool) -> None: ...
+    def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None: ...
 
-    def recv(self, timeout: Any, reset: bool, return_info: bool) -> Any: ...
+    def recv(self, timeout: Any = None, *, reset: bool = False, return_info: bool = True) -> Any: ...
 
-    def async_reset(self, seed: Any, reset_mask: Any) -> None: ...
+    def async_reset(self, seed: Any = None, *, reset_mask: Any = None) -> None: ...
 
-    def render(self, env_ids: Any, camera_id: int | None) -> Any: ...
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> Any: ...
 
     def describe(self) -> str:
         """The env's repr under this API."""
@@ -88,25 +93,32 @@ class HiveVectorEnv(VectorEnv):
         self._check_actions = None if backend.capabilities.checks_calls else ActionCheck(spec.action_space)
         # text_observations="str": Text leaves as Gymnasium batches them (tuples of str).
         self._text = text_leaves(spec.observation_space) if pool.text_observations == "str" else []
-        # The common calls, straight to the backend: nothing to check or convert here.
-        direct = self._check_actions is None and not self._text
+        # A backend that takes step and send as they come -- it checks them itself, steps part of
+        # a sync pool, and nothing is decoded here (the native pool: the same signature, partial
+        # included) -- serves them with no Python frame at all (~0.1 us a call).
+        direct = backend.capabilities.checks_calls and backend.capabilities.partial_step and not self._text
         self._direct_step: Callable[..., Step] | None = backend.step if direct else None
-        self._direct_send: Callable[..., None] | None = backend.send if direct else None
-        self._direct_recv: Callable[..., Step] | None = backend.recv if direct else None
         self._api: VectorApi | None = None
-        if direct and backend.capabilities.partial_step:
-            # A backend that takes every form of step and send itself (the native pool: the same
-            # signature, partial included) serves them with no Python frame at all (~0.1 us a call).
-            self.step = backend.step  # type: ignore[method-assign, assignment]
-            self.send = backend.send  # type: ignore[method-assign, assignment]
+        self._use_paths()
 
     def use_api(self, api: VectorApi) -> None:
         """Serve every call with ``api``'s conventions from now on (``envhive.envpool`` makes its
         pools this way: EnvPool's API is this class with EnvPool's conventions)."""
         self._api = api
-        self._direct_step = self._direct_send = self._direct_recv = None
-        self.__dict__.pop("step", None)  # the class's step and send again, which go through the api
-        self.__dict__.pop("send", None)
+        self._use_paths()
+
+    def _use_paths(self) -> None:
+        """Each public call's one path, picked here (at construction and at ``use_api``): the API's
+        own call when one is in use; else the backend's bound step and send where it takes them as
+        they come; else the methods of this class (Gymnasium's way: checked, decoded)."""
+        own = self.__dict__
+        for name in CALLS:
+            own.pop(name, None)
+        if self._api is not None:
+            own.update({name: getattr(self._api, name) for name in CALLS})
+        elif self._direct_step is not None:
+            own["step"] = self.backend.step
+            own["send"] = self.backend.send
 
     @property
     def num_envs(self) -> int:
@@ -153,8 +165,6 @@ class HiveVectorEnv(VectorEnv):
         async mode ``reset`` restarts the masked (default: all) envs and returns the next batch,
         like EnvPool.
         """
-        if self._api is not None:
-            return self._api.reset(env_id, seed, options)
         return self._reset(env_id, seed, options)
 
     def step(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> Step:
@@ -167,10 +177,6 @@ class HiveVectorEnv(VectorEnv):
         comes back, the others holding their state (their current observation, reward 0, both
         flags False), as ``reset(options={"reset_mask": ...})`` reports the envs it does not reset.
         """
-        if self._direct_step is not None and not partial:
-            return self._direct_step(actions, env_id)
-        if self._api is not None:
-            return self._api.step(actions, env_id, partial)
         return self._step(actions, env_id, partial)
 
     def render(self, env_ids: Any = None, camera_id: int | None = None) -> Any:
@@ -185,8 +191,6 @@ class HiveVectorEnv(VectorEnv):
         returns None, as Gymnasium. ``camera_id`` (EnvPool's): the camera is the one the env was
         made with (MuJoCo's ``camera_id`` kwarg).
         """
-        if self._api is not None:
-            return self._api.render(env_ids, camera_id)
         if camera_id is not None:
             raise ValueError("render(camera_id=...): envhive draws with the camera the env was made with (camera_id=)")
         return self._render(env_ids)
@@ -195,30 +199,18 @@ class HiveVectorEnv(VectorEnv):
     def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
         """Queue ``actions`` for ``env_id`` (default: every env) and return at once (``partial``:
         as for :meth:`step`)."""
-        if self._direct_send is not None and not partial:
-            self._direct_send(actions, env_id)
-        elif self._api is not None:
-            self._api.send(actions, env_id, partial)
-        else:
-            self._send(actions, env_id, partial)
+        self._send(actions, env_id, partial)
 
     def recv(self, timeout: float | None = None, *, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next ``batch_size`` envs to finish; ``TimeoutError`` after ``timeout`` s.
         ``reset=True`` (EnvPool's): return ``(obs, info)`` of a batch of resets."""
-        if self._direct_recv is not None and timeout is None and not reset:
-            return self._direct_recv(None)
-        if self._api is not None:
-            return self._api.recv(timeout, reset, return_info)
         out = self._recv(timeout)
         return (out[0], out[4]) if reset else out
 
     def async_reset(self, seed: int | Sequence[int | None] | None = None, *, reset_mask: Any = None) -> None:
         """Reset every env (or those ``reset_mask``, a bool array of shape ``(num_envs,)``, selects)
         without waiting; collect the results with ``recv()``."""
-        if self._api is not None:
-            self._api.async_reset(seed, reset_mask)
-        else:
-            self._async_reset(seed, reset_mask)
+        self._async_reset(seed, reset_mask)
 
     # ------------------------------------------------------------------ the calls, Gymnasium's way
     def _reset(self, env_id: Any, seed: Any, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
@@ -228,20 +220,17 @@ class HiveVectorEnv(VectorEnv):
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             mask = np.zeros(self._num_envs, dtype=bool)
             mask[check_env_ids(env_id, self._num_envs)] = True
-        obs, info = self.backend.reset(mask, reset_seeds(seed, self._num_envs, mask), task_options)
+        obs, info = self.backend.reset(mask, env_seeds(seed, self._num_envs, mask), task_options)
         return (with_text_decoded(obs, self._text) if self._text else obs), info
 
     def _step(self, actions: Any, env_id: Any, partial: bool) -> Step:
         ids, actions = self._checked(actions, env_id, partial)
-        out = self.backend.step(actions, ids, partial=True) if partial else self.backend.step(actions, ids)
-        return self._decoded(out)
+        out = self.backend.step(actions, ids, partial=partial)
+        return self._decoded(out) if self._text else out
 
     def _send(self, actions: Any, env_id: Any, partial: bool) -> None:
         ids, actions = self._checked(actions, env_id, partial)
-        if partial:
-            self.backend.send(actions, ids, partial=True)
-        else:
-            self.backend.send(actions, ids)
+        self.backend.send(actions, ids, partial=partial)
 
     def _recv(self, timeout: Any) -> Step:
         out = self.backend.recv(None if timeout is None else check_timeout(timeout))
@@ -249,7 +238,7 @@ class HiveVectorEnv(VectorEnv):
 
     def _async_reset(self, seed: Any, reset_mask: Any) -> None:
         mask = None if reset_mask is None else check_reset_mask(reset_mask, self._num_envs)
-        self.backend.async_reset(mask, reset_seeds(seed, self._num_envs, mask), None)
+        self.backend.async_reset(mask, env_seeds(seed, self._num_envs, mask), None)
 
     def _render(self, env_ids: Any) -> tuple[np.ndarray, ...] | None:
         if self.render_mode is None:
@@ -336,6 +325,8 @@ class HiveVectorEnv(VectorEnv):
         if not self._text:
             return out
         obs, reward, terminated, truncated, info = out
+        if "final_obs" in info:  # SAME_STEP: the ended episodes' last observations, one type per key
+            info = {**info, "final_obs": with_final_text_decoded(info["final_obs"], self._text)}
         return with_text_decoded(obs, self._text), reward, terminated, truncated, info
 
     def _split_options(self, options: dict[str, Any] | None) -> tuple[np.ndarray | None, dict[str, Any] | None]:

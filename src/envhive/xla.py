@@ -89,6 +89,7 @@ import numpy as np
 
 from envhive._version import __version__
 from envhive.backend import XlaPool
+from envhive.call_rules import message
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError, ResetNeeded
 from envhive.leaves import Leaf, leaves
 
@@ -377,17 +378,17 @@ def _actions(layout: _Layout, actions: Any) -> jax.Array:
     a = jnp.asarray(actions)
     if layout.discrete:
         if not jnp.issubdtype(a.dtype, jnp.integer):
-            raise TypeError(f"envhive xla: actions for a Discrete action space must be integers, got {a.dtype}")
+            raise TypeError("envhive xla: " + message("action_integers", space="Discrete", dtype=a.dtype))
         return a.astype(jnp.int32)
     if not (jnp.issubdtype(a.dtype, jnp.floating) or jnp.issubdtype(a.dtype, jnp.integer)):
-        raise TypeError(f"envhive xla: actions for a Box action space must be real numbers, got {a.dtype}")
+        raise TypeError("envhive xla: " + message("action_reals", dtype=a.dtype))
     return a.astype(jax.dtypes.canonicalize_dtype(np.dtype(layout.action_dtype)))
 
 
 def _env_ids(env_id: Any) -> jax.Array:
     e = jnp.asarray(env_id)
     if not jnp.issubdtype(e.dtype, jnp.integer):
-        raise TypeError(f"envhive xla: env_id must hold integers, got {e.dtype}")
+        raise TypeError("envhive xla: " + message("env_id_integers", what="env_id", got=f", got dtype {e.dtype}"))
     return e.astype(jnp.int32)
 
 

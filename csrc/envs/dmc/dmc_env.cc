@@ -67,8 +67,9 @@ std::vector<ConfigField> common_fields(const DmcTask& t) {
       {"camera_id", int64_t{0}, "The model camera frames are drawn from (-1: the free camera)."},
       {"pixels_only", true, "from_pixels: the frames alone; False: the task's keys, then 'pixels'."},
       {"frame_stack", int64_t{1},
-       "from_pixels: the last frame_stack frames stacked along the channels, oldest first (after a reset, the "
-       "first frame repeated)."},
+       "The last frame_stack observations, oldest first (after a reset, the first repeated): from_pixels, the "
+       "frames stacked along the channels (state keys, pixels_only=False, are the current ones); else each state "
+       "key stacked along a new first axis, (frame_stack, *shape), as EnvPool stacks them."},
       {"channels_first", false, "from_pixels: frames as (3 * frame_stack, H, W) instead of (H, W, 3 * frame_stack)."},
   };
   fields.insert(fields.end(), t.kwargs.begin(), t.kwargs.end());
@@ -92,12 +93,13 @@ Params read_params(const DmcTask& t, const Config& c) {
   }
   p.model = task_model(t.domain, t.task, model_kwargs);
   p.flatten = c.flag("flatten");
-  const int64_t n_sub_steps = c.integer("n_sub_steps");
-  if (n_sub_steps < 1 || n_sub_steps > 1000000)
-    throw std::invalid_argument("n_sub_steps must be in [1, 1000000], got " + std::to_string(n_sub_steps));
-  const int64_t frame_skip = c.integer("frame_skip");
-  if (frame_skip < 1 || frame_skip > 1000000)
-    throw std::invalid_argument("frame_skip must be in [1, 1000000], got " + std::to_string(frame_skip));
+  const int64_t n_sub_steps = c.integer_in("n_sub_steps", 1, mujoco::kMaxPhysicsSteps, " (physics steps per control step)");
+  const int64_t frame_skip = c.integer_in("frame_skip", 1, mujoco::kMaxPhysicsSteps, " (control steps per env step)");
+  if (frame_skip * n_sub_steps > mujoco::kMaxPhysicsSteps)  // each is at most 1e5: no overflow
+    throw std::invalid_argument("frame_skip * n_sub_steps (" + std::to_string(frame_skip) + " * " +
+                                std::to_string(n_sub_steps) + " = " + std::to_string(frame_skip * n_sub_steps) +
+                                " physics steps per env step) must be at most " +
+                                std::to_string(mujoco::kMaxPhysicsSteps));
   const double time_limit = c.real("time_limit");
   if (!(time_limit > 0)) throw std::invalid_argument("time_limit must be > 0 (inf: none), got " + std::to_string(time_limit));
   p.random = c.integer("random");
@@ -125,6 +127,10 @@ Params read_params(const DmcTask& t, const Config& c) {
   if (p.flatten && p.from_pixels && !p.pixels_only)
     throw std::invalid_argument(
         "flatten=True makes the observation one Box: with from_pixels it is the frames, so pixels_only must be True");
+  p.stack_state = p.frame_stack > 1 && !p.from_pixels;
+  if (p.stack_state && p.flatten)
+    throw std::invalid_argument("frame_stack > 1 stacks each state key along a new first axis (frame_stack, *shape): "
+                                "give flatten=False (a Dict of the keys), or from_pixels=True");
   p.n_sub_steps = static_cast<int>(n_sub_steps);
   p.frame_skip = static_cast<int>(frame_skip);
   p.step_limit = std::isinf(time_limit) ? kInf : time_limit / (p.model.model->opt.timestep * p.n_sub_steps);
@@ -144,7 +150,7 @@ Spaces dmc_spaces(const Params& p, const ObsLeaves& leaves) {
       std::vector<std::pair<std::string, SpaceSpec>> items;
       if (!p.pixels_only)
         for (const ObsLeaf& leaf : leaves)
-          items.emplace_back(leaf.name, SpaceSpec::box(DType::kFloat64, leaf.shape, {-kInf}, {kInf}));
+          items.emplace_back(leaf.name, SpaceSpec::box(DType::kFloat64, p.state_shape(leaf.shape), {-kInf}, {kInf}));
       items.emplace_back("pixels", pixels);
       s.observation = SpaceSpec::dict(std::move(items));
     }
@@ -154,7 +160,8 @@ Spaces dmc_spaces(const Params& p, const ObsLeaves& leaves) {
     s.observation = SpaceSpec::box(DType::kFloat64, {size}, {-kInf}, {kInf});
   } else {
     std::vector<std::pair<std::string, SpaceSpec>> items;
-    for (const ObsLeaf& leaf : leaves) items.emplace_back(leaf.name, SpaceSpec::box(DType::kFloat64, leaf.shape, {-kInf}, {kInf}));
+    for (const ObsLeaf& leaf : leaves)
+      items.emplace_back(leaf.name, SpaceSpec::box(DType::kFloat64, p.state_shape(leaf.shape), {-kInf}, {kInf}));
     s.observation = SpaceSpec::dict(std::move(items));
   }
   std::vector<double> low(static_cast<size_t>(m.nu), -mjMAXVAL), high(static_cast<size_t>(m.nu), mjMAXVAL);
@@ -178,6 +185,7 @@ Spaces dmc_spaces(const Params& p, const ObsLeaves& leaves) {
 
 DmcEnv::DmcEnv(const Params& p, int env_id)
     : m_(p.model.model.get()),
+      lease_(lease_task_model(p.model)),
       shared_(p.model.model),
       no_actuation_(p.model.no_actuation),
       env_id_(env_id),
@@ -200,6 +208,7 @@ DmcEnv::DmcEnv(const Params& p, int env_id)
   if (!d_) throw std::runtime_error("mj_makeData failed");
   warnings_before_.resize(mjNWARNING);
   if (from_pixels_) frames_.resize(static_cast<size_t>(frame_stack_) * static_cast<size_t>(height_) * width_ * kRgbChannels);
+  stack_state_ = p.stack_state;
 }
 
 void DmcEnv::set_observation_layout(const ObsLeaves& leaves, bool flatten) {
@@ -266,6 +275,7 @@ void DmcEnv::reset() {
   forward_without_actuation();  // Physics.after_reset
   check_warnings();
   if (from_pixels_) capture_frame(true);
+  if (stack_state_) capture_state(true);
 }
 
 void DmcEnv::before_step(const double* action) { std::memcpy(d_->ctrl, action, sizeof(double) * static_cast<size_t>(m_->nu)); }
@@ -281,9 +291,15 @@ void DmcEnv::physics_step(int n) {
   for (int i = 0; i < mjNWARNING; ++i) warnings_before_[i] = d_->warning[i].number;
   if (m_->opt.integrator != mjINT_RK4) {
     mj_step2(m_, d_);
-    for (int i = 1; i < n; ++i) mj_step(m_, d_);
+    for (int i = 1; i < n; ++i) {
+      cancellation_point();  // long steps give way to close() and Ctrl-C (core/cancel.h)
+      mj_step(m_, d_);
+    }
   } else {
-    for (int i = 0; i < n; ++i) mj_step(m_, d_);
+    for (int i = 0; i < n; ++i) {
+      cancellation_point();
+      mj_step(m_, d_);
+    }
   }
   mj_step1(m_, d_);
   check_warnings();
@@ -308,7 +324,37 @@ StepResult DmcEnv::step(const void* action) {
     }
   }
   if (from_pixels_) capture_frame(false);
+  if (stack_state_) capture_state(false);
   return r;
+}
+
+void DmcEnv::capture_state(bool first) {
+  int64_t total = 0;
+  for (const int64_t c : leaf_counts_) total += c;
+  const auto size = static_cast<size_t>(total);
+  if (states_.empty()) states_.resize(static_cast<size_t>(frame_stack_) * size);
+  state_newest_ = first ? 0 : (state_newest_ + 1) % frame_stack_;
+  void* row = states_.data() + static_cast<size_t>(state_newest_) * size;
+  ObsWriter w(&row, &total, 1);  // every key's values in dm_control's order, one after another
+  observe(w);
+  w.finish();
+  if (first)
+    for (int k = 1; k < frame_stack_; ++k) std::memcpy(states_.data() + k * size, states_.data(), size * sizeof(double));
+}
+
+void DmcEnv::write_state_stack(void* const* dst) const {
+  size_t total = 0;
+  for (const int64_t c : leaf_counts_) total += static_cast<size_t>(c);
+  size_t offset = 0;
+  for (size_t i = 0; i < leaf_counts_.size(); ++i) {
+    const auto count = static_cast<size_t>(leaf_counts_[i]);
+    auto* leaf = static_cast<double*>(dst[i]);
+    for (int k = 0; k < frame_stack_; ++k) {  // oldest first
+      const size_t slot = static_cast<size_t>((state_newest_ + 1 + k) % frame_stack_);
+      std::memcpy(leaf + static_cast<size_t>(k) * count, states_.data() + slot * total + offset, count * sizeof(double));
+    }
+    offset += count;
+  }
 }
 
 void DmcEnv::draw(uint8_t* rgb, RenderSlot& slot) {

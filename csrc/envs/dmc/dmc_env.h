@@ -133,6 +133,15 @@ struct Params {
   // (3k, H, W) channel-first.
   bool from_pixels = false, pixels_only = true, channels_first = false;
   int frame_stack = 1;
+  // frame_stack > 1 without from_pixels: each state key is stacked along a new first axis,
+  // (frame_stack, *shape), oldest first (EnvPool's frame_stack of DMC states).
+  bool stack_state = false;
+  std::vector<int64_t> state_shape(const std::vector<int64_t>& shape) const {
+    if (!stack_state) return shape;
+    std::vector<int64_t> out{frame_stack};
+    out.insert(out.end(), shape.begin(), shape.end());
+    return out;
+  }
   // The task's own kwargs (DmcTask::kwargs; the suite's defaults where a task has none).
   bool fully_observable = true;
   bool sparse = false;
@@ -157,7 +166,9 @@ class DmcEnv : public Env {
   StepResult step(const void* action) final;
   // The task's keys into a Dict's leaves, or into one Box (flatten); then the frames (from_pixels).
   void write_obs_leaves(void* const* dst) const final {
-    if (!pixels_only_) {
+    if (stack_state_) {
+      write_state_stack(dst);
+    } else if (!pixels_only_) {
       ObsWriter w(dst, leaf_counts_.data(), leaf_counts_.size());
       observe(w);
       w.finish();
@@ -237,7 +248,12 @@ class DmcEnv : public Env {
   void capture_frame(bool first);
   // The stack, oldest first, in the pixels leaf's layout.
   void write_pixels(uint8_t* dst) const;
+  // stack_state: the task's keys now into the state stack (after a reset, every entry); each key's
+  // stack, oldest first, into its leaf.
+  void capture_state(bool first);
+  void write_state_stack(void* const* dst) const;
 
+  std::shared_ptr<const void> lease_;  // keeps the task's model cached while this env lives
   ModelPtr shared_;
   mjModel* own_ = nullptr;   // this env's copy, when a task edits its model (fish's target)
   ModelPtr no_actuation_;    // the shared model with actuation disabled (forward_without_actuation)
@@ -255,6 +271,9 @@ class DmcEnv : public Env {
   int frame_stack_;
   std::vector<uint8_t> frames_;  // frame_stack frames of height x width x 3 (from_pixels)
   int newest_ = 0;               // the newest frame's index in frames_
+  bool stack_state_ = false;
+  std::vector<double> states_;   // stack_state: frame_stack observations of every key's values
+  int state_newest_ = 0;
   mjvOption option_;             // dm_control's MjvOption
   int max_geom_;                 // dm_control's MjvScene size for this model
 };

@@ -34,11 +34,19 @@ using ModelSource =
 void set_model_source(ModelSource source);
 
 // The compiled model of a suite task and its twin with actuation disabled (what
-// Model.disable('actuation') makes of it for Physics.after_reset's forward); made on first use,
-// kept for the life of the process (a handful of tasks).
+// Model.disable('actuation') makes of it for Physics.after_reset's forward); made on first use and
+// cached until the last env using it is gone: each env holds a lease (lease_task_model), and the
+// cache lets go of the model when the last lease of its key ends, so it is freed with its last pool
+// (a dog model is ~430 MB). A model resolved for spaces alone stays cached until a pool of it has
+// come and gone.
 struct TaskModel {
   ModelPtr model, no_actuation;
+  std::string key;  // "domain/task" and its model kwargs
 };
-const TaskModel& task_model(const std::string& domain, const std::string& task, const ModelKwargs& kwargs = {});
+TaskModel task_model(const std::string& domain, const std::string& task, const ModelKwargs& kwargs = {});
+// An env's hold on its task's cache entry (see above); ends when the returned token is destroyed.
+std::shared_ptr<const void> lease_task_model(const TaskModel& model);
+// The tasks whose models are cached now (test hook: envhive._mujoco._dmc_cached_models).
+std::vector<std::string> cached_task_models();
 
 }  // namespace envhive::dmc

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../../core/random_state.h"
+#include "model_source.h"
 #include "quadruped_escape.h"
 #include "spline_zoom.h"
 
@@ -19,6 +20,8 @@ namespace nb = nanobind;
 namespace envhive {
 
 void bind_dmc_extras(nb::module_& m) {
+  // The suite tasks whose compiled models are cached now (each is freed with its last pool's envs).
+  m.def("_dmc_cached_models", [] { return dmc::cached_task_models(); });
   // numpy.random.RandomState(seed) draws, for tests/families/dmc/test_dmc_random_state.py: each call is
   // (method, a, b, n) and yields n values (method: random_sample, uniform, standard_normal,
   // randint, interval, next_u32).

@@ -13,10 +13,16 @@ constexpr int kFlatCharCodes = 28;  // FlatObsWrapper.numCharCodes: a-z, space, 
 constexpr const char* kMissionCharset = "abcdefghijklmnopqrstuvwxyz ,";
 constexpr int64_t kRenderFps = 10;  // MiniGridEnv.metadata["render_fps"]
 
-int64_t positive(const Config& c, const char* name) {
-  const int64_t v = c.integer(name);
-  if (v < 1) throw std::invalid_argument(std::string(name) + " must be >= 1, got " + std::to_string(v));
-  return v;
+// Pixels per cell: at most the largest frame side, so image sizes are computed without overflow
+// (validate_spaces then bounds the whole image).
+int64_t tile_pixels(const Config& c, const char* name) {
+  return c.integer_in(name, 1, kMaxRenderSide, " (pixels per cell)");
+}
+
+// FlatObsWrapper's maxStrLen: its one-hot codes alone fit envhive's limit on an observation.
+int64_t flat_chars(const Config& c) {
+  return c.integer_in("flat_max_str_len", 1, static_cast<int64_t>(kMaxSpaceBytes) / kFlatCharCodes,
+                      " (28 one-hot bytes a character; an observation is at most 1 GiB)");
 }
 
 ImageKind image_kind(const Config& c) {
@@ -38,7 +44,7 @@ int view_size(const Config& c) {
 
 // The image's shape (numpy's: width-major for encodings, rows-first for RGB frames).
 std::vector<int64_t> image_shape(const Config& c, const Layout& layout) {
-  const int64_t s = view_size(c), ts = positive(c, "rgb_tile_size");
+  const int64_t s = view_size(c), ts = tile_pixels(c, "rgb_tile_size");
   switch (image_kind(c)) {
     case ImageKind::kFull: return {layout.width, layout.height, 3};
     case ImageKind::kRgb: return {layout.height * ts, layout.width * ts, 3};
@@ -76,7 +82,7 @@ Spaces MiniGridEnv::common_spaces(const Config& c, const Layout& layout) {
     throw std::invalid_argument("img_obs and flat_obs each make the observation one Box: set at most one of them");
   if (c.flag("flat_obs")) {
     const int64_t image = shape[0] * shape[1] * shape[2];
-    s.observation = SpaceSpec::box(DType::kUInt8, {image + kFlatCharCodes * positive(c, "flat_max_str_len")}, {0}, {255});
+    s.observation = SpaceSpec::box(DType::kUInt8, {image + kFlatCharCodes * flat_chars(c)}, {0}, {255});
   } else if (c.flag("img_obs")) {
     s.observation = SpaceSpec::box(DType::kUInt8, std::move(shape), {0}, {255});
   } else {
@@ -87,7 +93,7 @@ Spaces MiniGridEnv::common_spaces(const Config& c, const Layout& layout) {
     });
   }
   s.action = SpaceSpec::discrete(layout.num_actions);
-  const int64_t ts = positive(c, "tile_size");
+  const int64_t ts = tile_pixels(c, "tile_size");
   if (c.flag("agent_pov")) {
     const int64_t side = view_size(c) * ts;
     s.render = {.height = side, .width = side, .fps = kRenderFps};
@@ -104,13 +110,13 @@ MiniGridEnv::MiniGridEnv(const Config& c, const Layout& layout, bool see_through
       see_through_walls_(see_through_walls),
       view_size_(view_size(c)),
       highlight_(c.flag("highlight")),
-      tile_size_(static_cast<int>(positive(c, "tile_size"))),
+      tile_size_(static_cast<int>(tile_pixels(c, "tile_size"))),
       agent_pov_(c.flag("agent_pov")),
       image_(image_kind(c)),
-      rgb_tile_size_(static_cast<int>(positive(c, "rgb_tile_size"))),
+      rgb_tile_size_(static_cast<int>(tile_pixels(c, "rgb_tile_size"))),
       img_obs_(c.flag("img_obs")),
       flat_(c.flag("flat_obs")),
-      flat_max_str_len_(static_cast<int>(positive(c, "flat_max_str_len"))),
+      flat_max_str_len_(static_cast<int>(flat_chars(c))),
       mission_bytes_(static_cast<size_t>(layout.mission_length)),
       num_actions_(layout.num_actions) {
   const auto shape = image_shape(c, layout);

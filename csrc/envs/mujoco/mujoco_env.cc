@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <atomic>
 #include <mutex>
+#include <unordered_map>
 #include <set>
 
 extern "C" {
@@ -168,7 +170,7 @@ ModelPtr load_model(const std::string& xml_file) {
     throw std::invalid_argument("could not load MuJoCo model " + path + ": " + e.what());
   }
   if (!raw) throw std::invalid_argument("could not load MuJoCo model " + path + ": " + error);
-  ModelPtr model(raw, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  ModelPtr model = shared_model(raw);
   std::lock_guard<std::mutex> lock(g_mu);
   if (auto cached = g_models[key].lock()) return cached;  // another thread won the race
   g_models[key] = model;
@@ -200,8 +202,38 @@ ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::
   }
   mj_deleteVFS(&vfs);
   if (!raw) throw std::invalid_argument("could not load MuJoCo model " + what + ": " + error);
-  return ModelPtr(raw, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  return shared_model(raw);
 }
+
+namespace {
+std::mutex g_live_mu;
+std::unordered_map<const mjModel*, uint64_t> g_live;  // guarded by g_live_mu
+uint64_t g_next_serial = 1;                          // guarded by g_live_mu
+std::atomic<uint64_t> g_freed{0};
+}  // namespace
+
+ModelPtr shared_model(mjModel* raw) {
+  {
+    std::lock_guard<std::mutex> lock(g_live_mu);
+    g_live[raw] = g_next_serial++;
+  }
+  return ModelPtr(raw, [](const mjModel* m) {
+    {
+      std::lock_guard<std::mutex> lock(g_live_mu);
+      g_live.erase(m);
+    }
+    g_freed.fetch_add(1, std::memory_order_release);
+    mj_deleteModel(const_cast<mjModel*>(m));
+  });
+}
+
+uint64_t model_serial(const mjModel* m) {
+  std::lock_guard<std::mutex> lock(g_live_mu);
+  const auto it = g_live.find(m);
+  return it == g_live.end() ? 0 : it->second;
+}
+
+uint64_t shared_models_freed() { return g_freed.load(std::memory_order_acquire); }
 
 double standard_normal(Pcg64& rng) {
   bitgen_t bitgen;
@@ -243,9 +275,10 @@ std::vector<std::pair<std::string, std::string>> physics_reset_options() {
 CommonParams common_params(const Config& c, const std::string& xml_default, int frame_skip_default) {
   CommonParams p;
   const auto& v = c.values();
-  p.xml_file = v.count("xml_file") ? c.text("xml_file") : xml_default;
-  const int64_t fs = v.count("frame_skip") ? c.integer("frame_skip") : frame_skip_default;
-  if (fs < 1 || fs > 1000000) throw std::invalid_argument("frame_skip must be >= 1, got " + std::to_string(fs));
+  p.xml_file = v.count("xml_file") && !c.text("xml_file").empty() ? c.text("xml_file") : xml_default;
+  const int64_t fs =
+      v.count("frame_skip") ? c.integer_in("frame_skip", 1, kMaxPhysicsSteps, " (MuJoCo steps per env step)")
+                            : frame_skip_default;
   p.frame_skip = static_cast<int>(fs);
   return p;
 }

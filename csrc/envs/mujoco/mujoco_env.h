@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "../../core/cancel.h"
 #include "../../core/task.h"
 #include "../../core/numpy_compat.h"
 #include "../../core/numpy_kernels.h"
@@ -81,6 +82,13 @@ ModelPtr load_model(const std::string& xml_file);
 // cached. `what` names it in errors. Throws std::invalid_argument on errors.
 ModelPtr compile_model(const std::string& xml, const std::vector<std::pair<std::string, std::string>>& assets,
                        const std::string& what);
+// A compiled model shared by envs (load_model, compile_model, DeepMind Control's models): freed
+// with its last holder, so each gets a serial while it lives. A thread's renderer keys its GPU
+// assets by model and serial and drops those of freed models (a thread's own render slot outlives
+// pools), never reusing them for another model at the same address.
+ModelPtr shared_model(mjModel* raw);
+uint64_t model_serial(const mjModel* m);  // 0: not a shared model
+uint64_t shared_models_freed();           // how many shared models were freed so far
 // numpy's Generator.standard_normal() on envhive's PCG64 stream (numpy's ziggurat, bit for bit).
 double standard_normal(Pcg64& rng);
 
@@ -144,6 +152,10 @@ struct CommonParams {
   std::string xml_file;
   int frame_skip = 1;
 };
+// The most physics steps (mj_step) one env step may take: a MuJoCo task's frame_skip, a DeepMind
+// Control task's frame_skip x n_sub_steps (1e5 steps of a dog model: ~30 s). A long step still
+// gives way to close() and Ctrl-C between physics steps (cancellation_point, core/cancel.h).
+inline constexpr int64_t kMaxPhysicsSteps = 100000;
 // Reads xml_file / frame_skip from the config when declared (v5), else uses the fixed values.
 CommonParams common_params(const Config& c, const std::string& xml_default, int frame_skip_default);
 // The declarations of those two kwargs (v5 tasks; v4 fixes them), with the task's defaults.
@@ -246,7 +258,10 @@ class MujocoEnv : public Env {
       mj_step2(m_, d_);
       i = 1;
     }
-    for (; i < frame_skip_; ++i) mj_step(m_, d_);
+    for (; i < frame_skip_; ++i) {
+      cancellation_point();  // a long frame_skip gives way to close() and Ctrl-C
+      mj_step(m_, d_);
+    }
     if (post_constraint_) mj_rnePostConstraint(m_, d_);
   }
   // Gymnasium's set_state: qpos, qvel, then mj_forward.

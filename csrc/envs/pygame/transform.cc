@@ -268,10 +268,12 @@ void smoothscale_rgb(const uint8_t* src, int w, int h, uint8_t* dst, int dw, int
 }
 
 RgbaImage scale_nearest(const RgbaImage& src, int w, int h) {
-  if (w <= 0 || h <= 0 || src.width <= 0 || src.height <= 0) throw std::invalid_argument("scale_nearest: empty image");
+  if (w < 0 || h < 0) throw std::invalid_argument("scale_nearest: negative size");
   RgbaImage out;
   out.width = w;
   out.height = h;
+  if (w == 0 || h == 0) return out;  // pygame.transform.scale to an empty size: an empty surface (blits nothing)
+  if (src.width <= 0 || src.height <= 0) throw std::invalid_argument("scale_nearest: empty image");
   out.rgba.resize(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
   const uint32_t incx = (static_cast<uint32_t>(src.width) << 16) / static_cast<uint32_t>(w);
   const uint32_t incy = (static_cast<uint32_t>(src.height) << 16) / static_cast<uint32_t>(h);

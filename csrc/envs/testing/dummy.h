@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../core/cancel.h"
 #include "../../core/task.h"
 
 namespace envhive {
@@ -19,6 +20,8 @@ class DummyEnv final : public Env {
         {"fail_env", int64_t{-1}, "env id that raises inside step (-1: none)"},
         {"fail_step", int64_t{-1}, "episode step at which fail_env raises"},
         {"fail_reset_env", int64_t{-1}, "env id whose reset raises after its first (-1: none)"},
+        {"cancellable", false,
+         "the busy-wait is a loop of cancellation points (core/cancel.h): close() and Ctrl-C stop a long step"},
         {"fail_with", std::string("runtime_error"),
          "what the injected failure throws: 'runtime_error', or 'int' (not a std::exception)"},
     };
@@ -37,7 +40,8 @@ class DummyEnv final : public Env {
         fail_env_(c.integer("fail_env")),
         fail_step_(c.integer("fail_step")),
         fail_reset_env_(c.integer("fail_reset_env")),
-        throw_int_(c.text("fail_with") == "int") {
+        throw_int_(c.text("fail_with") == "int"),
+        cancellable_(c.flag("cancellable")) {
     if (c.text("fail_with") != "runtime_error" && !throw_int_)
       throw std::invalid_argument("fail_with must be 'runtime_error' or 'int'");
     const auto& delays = c.reals("delays_us");
@@ -76,13 +80,14 @@ class DummyEnv final : public Env {
   void busy_wait() const {
     if (delay_us_ <= 0) return;
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(delay_us_);
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    while (std::chrono::steady_clock::now() < until)
+      if (cancellable_) cancellation_point();
   }
 
   int env_id_;
   int64_t episode_length_, fail_env_, fail_step_, fail_reset_env_;
   bool throw_int_;
+  bool cancellable_;
   int64_t resets_ = 0;
   double delay_us_ = 0.0;
   double draw_ = 0.0;

@@ -1,6 +1,9 @@
 // FrozenLake-v1 / FrozenLake8x8-v1: gymnasium.envs.toy_text.frozen_lake.FrozenLakeEnv, step for step.
 // The map comes from `desc` (rows of S, F, H, G; Gymnasium's list of strings, joined by newlines
-// here) or else `map_name`. Each step samples Gymnasium's P[s][a] (the intended move, or with
+// here) or else `map_name`; with neither (map_name=None, desc=None) it is Gymnasium's
+// generate_random_map(): a random 8x8 map, drawn once per env from a generator seeded with the
+// env's first seed (Gymnasium draws it from fresh entropy, seed=None, when the env is made: an
+// unseeded pool does that too). Each step samples Gymnasium's P[s][a] (the intended move, or with
 // is_slippery the move and its two perpendicular slips) with one random() draw; info["prob"] is
 // the sampled outcome's probability.
 #pragma once
@@ -23,8 +26,15 @@ struct Lake {
 };
 
 // Throws std::invalid_argument naming the problem: rows of unequal length, a tile other than
-// S, F, H, G, no start tile, an unknown map_name.
+// S, F, H, G, no start tile, an unknown map_name. Neither desc nor map_name: the random map's size
+// with no tiles yet (random_map draws them).
 Lake parse_lake(const std::string& desc, const std::string& map_name);
+bool is_random_map(const std::string& desc, const std::string& map_name);
+
+// gymnasium's generate_random_map(size, p, seed) with its generator `rng` (seeding.np_random(seed)):
+// Generator.choice(["F", "H"], (size, size), p=[p, 1 - p]), S top left, G bottom right, drawn again
+// until a path of non-holes joins them (is_valid).
+std::string random_lake_tiles(int size, double p, Pcg64& rng);
 
 class FrozenLakeEnv final : public Env {
  public:
@@ -32,7 +42,9 @@ class FrozenLakeEnv final : public Env {
     return {
         {"desc", std::string(), "The map: rows of S (start), F (frozen), H (hole), G (goal), e.g. "
                                 "['SFFF', 'FHFH', 'FFFH', 'HFFG'] (joined by newlines); empty: map_name."},
-        {"map_name", map_name, "A predefined map when desc is empty: '4x4' or '8x8'."},
+        {"map_name", map_name,
+         "A predefined map when desc is empty: '4x4' or '8x8'; empty (None) with desc empty: a random 8x8 map "
+         "(Gymnasium's generate_random_map), drawn once per env from its first seed."},
         {"is_slippery", true, "Move in the intended direction with probability success_rate, else slip sideways."},
         {"success_rate", 1.0 / 3.0, "Probability of the intended move when is_slippery."},
         {"reward_schedule", std::vector<double>{1, 0, 0}, "Rewards for reaching (goal, hole, frozen or start)."},
@@ -55,10 +67,25 @@ class FrozenLakeEnv final : public Env {
         success_rate_(c.real("success_rate")),
         fail_rate_((1.0 - success_rate_) / 2.0),
         rewards_(c.reals("reward_schedule")) {
-    // initial_state_distrib: 1 on every start tile, normalised.
-    double starts = 0;
-    for (char t : lake_.tiles) starts += t == 'S';
-    for (char t : lake_.tiles) initial_.push_back(t == 'S' ? 1.0 / starts : 0.0);
+    if (!lake_.tiles.empty()) start_states();
+  }
+
+  // The first seed draws a random map (Gymnasium draws it when the env is made); later seeds
+  // only seed the env's generator, as env.reset(seed=...) does.
+  void seed(uint64_t s) override {
+    if (lake_.tiles.empty()) {
+      Pcg64 map_rng(s);
+      draw_map(map_rng);
+    }
+    Env::seed(s);
+  }
+  void seed_from_os() override {
+    if (lake_.tiles.empty()) {
+      Pcg64 map_rng;
+      map_rng.seed_from_os();
+      draw_map(map_rng);
+    }
+    Env::seed_from_os();
   }
 
   void reset() override {
@@ -109,7 +136,20 @@ class FrozenLakeEnv final : public Env {
     return out;
   }
 
+  void draw_map(Pcg64& rng) {
+    lake_.tiles = random_lake_tiles(lake_.nrow, 0.8, rng);  // generate_random_map()'s defaults: 8, p=0.8
+    start_states();
+  }
+  // initial_state_distrib: 1 on every start tile, normalised.
+  void start_states() {
+    double starts = 0;
+    for (char t : lake_.tiles) starts += t == 'S';
+    initial_.clear();
+    for (char t : lake_.tiles) initial_.push_back(t == 'S' ? 1.0 / starts : 0.0);
+  }
+
   Lake lake_;
+  std::vector<uint8_t> surface_;  // the last frame: Gymnasium's window surface, drawn over by the next
   bool slippery_;
   double success_rate_, fail_rate_;
   std::vector<double> rewards_;

@@ -1,8 +1,10 @@
 #include "toy_text.h"
 
 #include "blackjack.h"
+#include "catch.h"
 #include "cliff_walking.h"
 #include "frozen_lake.h"
+#include "nchain.h"
 #include "taxi.h"
 
 namespace envhive {
@@ -49,6 +51,15 @@ void register_toy_text(TaskRegistry& registry, const FamilyData& data) {
                                   .doc = "Walk from start to goal along a cliff edge, slipping sideways a third of the time.",
                                   .render_images = files(cliff_walking_images())},
                                  true);
+  // EnvPool's own toy-text tasks (no Gymnasium reference: EnvPool 1.2.5's code defines them).
+  register_task<CatchEnv>(registry, {.id = "Catch-v0",
+                                     .family = family,
+                                     .doc = "Catch a falling ball with a paddle (bsuite's catch, as EnvPool runs it)."});
+  register_task<NChainEnv>(registry, {.id = "NChain-v0",
+                                      .family = family,
+                                      .doc = "Walk a chain of five states for a far reward, slipping 20% of the time "
+                                             "(gym 0.20's NChain, as EnvPool runs it).",
+                                      .max_episode_steps = 1000});
   register_task<BlackjackEnv>(registry, {.id = "Blackjack-v1",
                                          .family = family,
                                          .doc = "Beat the dealer at blackjack: hit or stick (Sutton and Barto's rules).",

@@ -7,7 +7,7 @@ from typing import Any
 
 from gymnasium.vector import AutoresetMode
 
-from envhive.checks import AUTORESET_NAMES, autoreset_mode
+from envhive.checks import AUTORESET_NAMES, require_autoreset
 from envhive.pools import make_pool
 from envhive.vector import HiveVectorEnv
 
@@ -27,9 +27,4 @@ def require_full_batches(pool: HiveVectorEnv, trainer: str, fix: str) -> None:
 
 def require_mode(kwargs: dict[str, Any], wanted: AutoresetMode, trainer: str, why: str) -> None:
     """Take ``autoreset_mode`` out of a trainer's pool kwargs, refusing any mode but ``wanted``."""
-    mode = kwargs.pop("autoreset_mode", None)
-    if mode is not None and autoreset_mode(mode) != wanted:
-        raise ValueError(
-            f"{trainer} consumes {wanted.name} autoreset ({why}), so this pool always runs "
-            f"autoreset_mode={MODE_NAMES[wanted]!r}; got autoreset_mode={mode!r}: drop it"
-        )
+    require_autoreset(kwargs.pop("autoreset_mode", None), wanted, trainer, why)

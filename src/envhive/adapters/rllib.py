@@ -51,7 +51,7 @@ from ray.rllib.algorithms.algorithm_config import AlgorithmConfig
 from ray.tune.registry import register_env
 
 from envhive.adapters.common import make_pool
-from envhive.checks import autoreset_mode
+from envhive.checks import require_autoreset
 from envhive.ray.shard import assigned_cpus
 from envhive.registry import backend_for, list_envs, make_spec
 from envhive.vector import HiveVectorEnv
@@ -90,12 +90,12 @@ def runner_kwargs(task_id: str, env_config: Mapping[str, Any]) -> dict[str, Any]
             f"{ID_PREFIX}{task_id}: RLlib steps every env of a runner at once; an async pool "
             f"(batch_size={kwargs['batch_size']} < num_envs={kwargs['num_envs']}) cannot feed it: drop batch_size"
         )
-    mode = kwargs.get("autoreset_mode")
-    if mode is not None and autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
-        raise ValueError(
-            f"{ID_PREFIX}{task_id}: RLlib's EnvRunner consumes NEXT_STEP autoreset; "
-            f"drop autoreset_mode={mode!r} (or pass 'next_step')"
-        )
+    require_autoreset(
+        kwargs.get("autoreset_mode"),
+        AutoresetMode.NEXT_STEP,
+        f"{ID_PREFIX}{task_id}: RLlib's EnvRunner",
+        "it finishes an episode's chunk at its end and starts the next from the reset step",
+    )
     if "seed" in kwargs:
         raise ValueError(
             f"{ID_PREFIX}{task_id}: seed RLlib runs with config.debugging(seed=...), not env_config['seed']: "

@@ -35,8 +35,10 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from envhive.adapters.common import MODE_NAMES, make_pool, require_full_batches, require_mode
+from envhive.adapters.common import make_pool, require_full_batches, require_mode
 from envhive.authoring import PyEnv
+from envhive.call_rules import message
+from envhive.checks import require_autoreset
 from envhive.families import task_methods
 from envhive.vector import HiveVectorEnv
 
@@ -68,11 +70,13 @@ class SB3VecEnv(VecEnv):
                 "use envhive.adapters.sb3.make_vec_env(task_id, num_envs=...)"
             )
         require_full_batches(pool, "SB3", "build it with batch_size=num_envs (the default)")
-        if pool.metadata["autoreset_mode"] != AutoresetMode.SAME_STEP:
-            raise ValueError(
-                f"SB3 consumes SAME_STEP autoreset; this pool runs {MODE_NAMES[pool.metadata['autoreset_mode']]}: "
-                "build it with envhive.make(..., autoreset_mode='same_step') or envhive.adapters.sb3.make_vec_env"
-            )
+        require_autoreset(
+            pool.metadata["autoreset_mode"],
+            AutoresetMode.SAME_STEP,
+            "SB3",
+            "",
+            "build it with envhive.make(..., autoreset_mode='same_step') or envhive.adapters.sb3.make_vec_env",
+        )
         self.pool = pool
         spec = pool.task_spec
         self._scalar_infos = ["env_id", "elapsed_step", *(k for k, (_, shape) in spec.info_fields.items() if not shape)]
@@ -233,7 +237,7 @@ class SB3VecEnv(VecEnv):
         targets = [indices] if isinstance(indices, int | np.integer) else list(indices)
         for i in targets:
             if not 0 <= int(i) < self.num_envs:
-                raise IndexError(f"env index {i} is out of range [0, {self.num_envs})")
+                raise IndexError(message("env_id_range", what="env index", env=i, num_envs=self.num_envs))
         return [int(i) for i in targets]
 
     def __repr__(self) -> str:

@@ -11,7 +11,7 @@ import shlex
 import sys
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from envhive import families
@@ -38,6 +38,9 @@ class FamilyModule:
     dist_version: str | None = None
     # Its families' resolvers of files built on demand, by family name (their descriptors')
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
+    # Whether its task set may differ now from its manifest (its families' Family.tasks_vary); None:
+    # the manifest lists every task, so an unknown id never loads the module.
+    tasks_vary: Callable[[], bool] | None = None
 
     def describe(self) -> str:
         """The module and where it comes from, for messages."""
@@ -93,9 +96,16 @@ def builtin_modules() -> tuple[FamilyModule, ...]:
                 requires=needs.requires if needs else None,
                 preload=needs.preload if needs else None,
                 resolvers={f.name: f.resolver for f in members if f.resolver is not None},
+                tasks_vary=_any_varies([f.tasks_vary for f in members if f.tasks_vary is not None]),
             )
         )
     return tuple(out)
+
+
+def _any_varies(checks: list[Callable[[], bool]]) -> Callable[[], bool] | None:
+    if not checks:
+        return None
+    return lambda: any(check() for check in checks)
 
 
 BUILTIN_MODULES: tuple[FamilyModule, ...] = builtin_modules()

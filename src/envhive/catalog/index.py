@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
+from envhive.call_rules import TEMPLATES
 from envhive.catalog.builds import BuildCheck, import_family, refusal, register_families
 from envhive.catalog.families import FamilyModule, rebuild_command
 from envhive.catalog.manifests import module_path, other_builds, package_folder, read_manifest, tasks_of
@@ -108,12 +109,15 @@ class Catalog:
             self._read = False
 
     def rescan(self) -> bool:
-        """Load every module and add the tasks their manifests miss (e.g. ROMs added through
-        ``$ALE_ROMS_DIR``); True if any were added."""
+        """Add the tasks manifests miss from the modules whose task set may differ now from their
+        manifest (``FamilyModule.tasks_vary``: ROMs added through ``$ALE_ROMS_DIR``), loading
+        those modules only; True if any were added. An unknown id costs no module load otherwise."""
         added = False
         with self._lock:
             self._read_manifests()
-            for name in self._families:
+            for name, family in self._families.items():
+                if family.tasks_vary is None or not family.tasks_vary():
+                    continue
                 try:
                     module = self.load(name)
                 except ImportError:  # not built, or its dependency is missing (kept in _unavailable)
@@ -147,6 +151,7 @@ class Catalog:
                     pool_busy=PoolBusyError,
                     render_error=RenderError,
                 )
+                module.set_call_messages(list(TEMPLATES.items()))  # the call rules' messages (envhive.call_rules)
                 module.set_image_reader(read_render_image)  # render images (PNGs, pygame's font), read on first use
                 register_families(family, module)  # its tasks, each family with its data
             except ImportError as e:

@@ -22,18 +22,15 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from envhive.envpool.api import EnvPoolApi
+from envhive.envpool.api import EnvPoolApi, GymnasiumEnvPool
 from envhive.envpool.dm import dm_env_pool_class
 from envhive.envpool.errors import EnvPoolArgumentError, EnvPoolUnknownTaskError
 from envhive.envpool.kwargs import RENDER_KWARGS, check_render, list_all_envs
 from envhive.envpool.spec import ArraySpec, EnvSpec, make_spec, spec_of
-from envhive.vector import HiveVectorEnv
 
 # The EnvPool release whose API this module follows (envhive's own version: envhive.__version__).
 __version__ = "1.2.5"
 
-GymnasiumEnvPool = HiveVectorEnv
-"""EnvPool's gymnasium facade class: envhive's one VectorEnv, serving EnvPool's API (``EnvPoolApi``)."""
 EnvPool = GymnasiumEnvPool  # EnvPool's protocol name for its envs
 
 if TYPE_CHECKING:
@@ -48,7 +45,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def make_gymnasium(task_id: str, **kwargs: Any) -> HiveVectorEnv:
+def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """EnvPool's gymnasium facade of ``task_id`` (EnvPool's kwargs, or envhive's): a HiveVectorEnv
     with EnvPool's conventions (single-env spaces, float32 rewards, ``players``, ``reset(env_id)``)."""
     render = {k: kwargs.pop(k) for k in RENDER_KWARGS if k in kwargs}
@@ -56,7 +53,7 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> HiveVectorEnv:
     return EnvPoolApi.make(spec_of(task_id, kwargs), render_mode=mode, render_env_id=render_env_id)
 
 
-def make_gym(task_id: str, **kwargs: Any) -> HiveVectorEnv:
+def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """EnvPool 1.2's ``make_gym``: the gymnasium facade (EnvPool dropped the old gym API)."""
     return make_gymnasium(task_id, **kwargs)
 

@@ -17,13 +17,21 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from envhive.backend import Step
+from envhive.call_rules import message
 from envhive.envpool.errors import EnvPoolArgumentError
 from envhive.envpool.spec import EnvSpec
 from envhive.vector import HiveVectorEnv
+
+
+class GymnasiumEnvPool(HiveVectorEnv, gymnasium.Env):  # type: ignore[misc]  # both Generic bases
+    """EnvPool's gymnasium pool: envhive's one ``VectorEnv`` (nothing overridden: HiveVectorEnv's calls
+    serve EnvPool's API through ``EnvPoolApi``), and a ``gymnasium.Env`` too, as EnvPool 1.2's pools
+    are: ``gymnasium.Wrapper`` takes it (CleanRL's ``RecordEpisodeStatistics(gym.Wrapper)``)."""
 
 
 class EnvPoolApi:
@@ -59,9 +67,9 @@ class EnvPoolApi:
         self._fast_step = env._direct_step  # the env's own straight call, where it has one
 
     @classmethod
-    def make(cls, spec: EnvSpec, render_mode: str | None = None, render_env_id: int = 0) -> HiveVectorEnv:
+    def make(cls, spec: EnvSpec, render_mode: str | None = None, render_env_id: int = 0) -> GymnasiumEnvPool:
         """A HiveVectorEnv of ``spec``'s task serving EnvPool's API (``envpool.make_gym``)."""
-        env = HiveVectorEnv(spec.task_spec)
+        env = GymnasiumEnvPool(spec.task_spec)
         env.use_api(cls(env, spec, render_mode, render_env_id))
         env.spec = spec
         env.observation_space = env.single_observation_space
@@ -88,14 +96,16 @@ class EnvPoolApi:
         return f"EnvPool({self.spec.id}, {config})"
 
     # --- the calls (VectorApi)
-    def reset(self, env_id: Any, seed: Any, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, env_id: Any = None, *, seed: Any = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Reset the envs in ``env_id`` (default: all) and return ``(obs, info)`` of those envs (async
         mode: the next batch). ``seed`` reseeds them (env i gets seed + i; EnvPool ignores it);
         ``options={"reset_mask": mask}`` is the same as ``env_id=np.flatnonzero(mask)``."""
         obs, info, _ = self.reset_rows(env_id, seed, options)
         return obs, self.info(info)
 
-    def step(self, actions: Any, env_id: Any, partial: bool) -> Step:
+    def step(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> Step:
         """Step the envs in ``env_id`` (default: all); returns their rows in env_id's order (async
         mode: the next batch). Rewards are float32, as in EnvPool."""
         if (
@@ -111,22 +121,22 @@ class EnvPoolApi:
             obs, reward, terminated, truncated, info = self.step_rows(actions, env_id)
         return obs, reward.astype(np.float32), terminated, truncated, self.info(info)
 
-    def send(self, actions: Any, env_id: Any, partial: bool) -> None:
+    def send(self, actions: Any, env_id: Any = None, *, partial: bool = False) -> None:
         self.send_rows(actions, env_id)
 
-    def recv(self, timeout: Any, reset: bool, return_info: bool) -> Any:
+    def recv(self, timeout: Any = None, *, reset: bool = False, return_info: bool = True) -> Any:
         """The next batch; ``(obs, info)`` when ``reset`` (EnvPool's convention), else the 5-tuple."""
         obs, reward, terminated, truncated, info = self.recv_rows(timeout)
         if reset:
             return obs, self.info(info)
         return obs, reward.astype(np.float32), terminated, truncated, self.info(info)
 
-    def async_reset(self, seed: Any, reset_mask: Any) -> None:
+    def async_reset(self, seed: Any = None, *, reset_mask: Any = None) -> None:
         self._pending_rows = self._stashed = None
         self.env._async_reset(seed, reset_mask)
         self.mark_started(None if reset_mask is None else np.flatnonzero(reset_mask))
 
-    def render(self, env_ids: Any, camera_id: int | None) -> np.ndarray:
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> np.ndarray:
         """EnvPool's ``render``: the frames of ``env_ids`` (default: ``render_env_id``) stacked into
         one ``(k, height, width, 3)`` uint8 array, drawn on the pool's threads."""
         if self._render_mode is None:
@@ -336,9 +346,7 @@ def from_envpool_actions(
             if not finite.all():
                 row = int(np.flatnonzero(~finite.reshape(len(action), -1).all(axis=1))[0])
                 env = row if env_id is None else int(np.asarray(env_id).reshape(-1)[row])
-                raise ValueError(
-                    f"action for env {env} is not finite ({action[row]}); envhive rejects NaN and infinite actions"
-                )
+                raise ValueError(message("action_not_finite", env=env, value=action[row]))
         action = action.astype(act_dtype)
     return action, env_id
 

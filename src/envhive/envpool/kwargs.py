@@ -145,13 +145,27 @@ def check_render(task_id: str, render_kwargs: dict[str, Any], kwargs: dict[str, 
         if given or env_id is not None:
             raise EnvPoolArgumentError(f"{task_id}: {', '.join(sorted(given) or ['render_env_id'])} need render_mode")
         return None, 0
+    info = task_info(resolve_id(task_id)[0])
     for envpool_name, hive_name in (
         ("render_width", "width"),
         ("render_height", "height"),
         ("render_camera_id", "camera_id"),
     ):
-        if envpool_name in given:
+        if envpool_name not in given:
+            continue
+        if hive_name in info.defaults:
             kwargs[hive_name] = int(given[envpool_name])
+            continue
+        # a task whose frames have one size (Gymnasium's): that size is accepted, any other refused
+        render = info.default_spaces.render if info.default_spaces is not None else None
+        native = {"width": render.width, "height": render.height} if render is not None else {}
+        if hive_name in native and given[envpool_name] == native[hive_name]:
+            continue
+        size = f"{native['width']} x {native['height']}" if native else "fixed"
+        raise EnvPoolArgumentError(
+            f"{task_id}: {envpool_name}={given[envpool_name]!r}: envhive draws this task's frames at Gymnasium's "
+            f"size ({size}, width x height) and has no other camera; leave {envpool_name} out"
+        )
     kwargs["render_mode"] = mode
     return mode, int(env_id or 0)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,12 @@ def translate_envpool(
     kwargs.setdefault("ram", True)
 
 
+def roms_elsewhere() -> bool:
+    """ale-py's ``$ALE_ROMS_DIR`` names a ROM folder (the module's register function honours it, as
+    ale-py does): its games may not be the manifest's."""
+    return bool(os.environ.get("ALE_ROMS_DIR"))
+
+
 def reference_id(task_id: str) -> str:
     """ALE registers its games with Gymnasium under ``ALE/`` (``ALE/Pong-v5``)."""
     import gymnasium
@@ -60,5 +67,6 @@ FAMILY = Family(
         translate=translate_envpool,
         info_casts={"reward": np.float32, "terminated": np.int32},
     ),
+    tasks_vary=roms_elsewhere,
     reference_id=reference_id,
 )

@@ -71,9 +71,18 @@ class Family:
     loop_bench_data: Callable[[TaskInfo, Path], dict[str, str]] | None = None
     """For ``<name>_loop_bench`` of a task: data beyond the family's DATA, written into a folder
     (dm_control's model files, CarRacing's glyphs)."""
+    tasks_vary: Callable[[], bool] | None = None
+    """Whether the module's task set may differ now from its manifest (Atari: ``$ALE_ROMS_DIR`` names
+    another ROM folder); only then does an id no manifest lists load the module to look for it.
+    None: the manifest lists every task."""
     reference_id: Callable[[str], str] | None = None
     """The id of a task's reference with ``gymnasium.make`` (ALE's ``ALE/Pong-v5``), importing the
     package that registers it; None: the same id."""
+    time_limit_kwarg: str | None = None
+    """For tasks whose episode limit is their own (``TaskInfo.task_time_limit``: minigrid's
+    ``max_steps``, which also scales the success reward), the reference constructor's kwarg that holds
+    it: ``max_episode_steps`` on the process and Ray backends sets it instead of adding a
+    ``TimeLimit``, so the limit means one thing on every backend."""
     task_methods: TaskMethods | None = None
     """The methods of a task that its reference env has beyond Gymnasium's API and that need no
     stepping (Gymnasium-Robotics' ``compute_reward`` / ``compute_terminated`` / ``compute_truncated``,

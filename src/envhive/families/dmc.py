@@ -14,8 +14,10 @@ builds the XML; the C++ task redraws them per env from its own seed.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import re
+import sys
 import threading
 import warnings
 from collections.abc import Mapping
@@ -46,16 +48,66 @@ class _Captured(Exception):
         self.assets = assets or {}
 
 
+def _defer_dm_control_gl() -> None:
+    """Make ``dm_control._render`` (dm_control's GL backends) load on its first use instead of when
+    ``dm_control.mujoco`` is imported. Importing it obeys ``$MUJOCO_GL`` (``osmesa`` without
+    libOSMesa, ``egl`` without a usable EGL: PyOpenGL's or dm_control's error), yet envhive only
+    builds XML through dm_control and draws its frames with its own GL (a pixel pool without GL is
+    envhive.RenderError naming the library). dm_control's own rendering, where a program uses it,
+    loads the backend when it first makes a context, obeying ``$MUJOCO_GL`` as before."""
+    name = "dm_control._render"
+    if name in sys.modules:
+        return  # imported already (by the program, or by an earlier call)
+    spec = importlib.util.find_spec(name)  # imports the dm_control package (no GL)
+    if spec is None or spec.loader is None:
+        return
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    setattr(sys.modules["dm_control"], "_render", module)  # noqa: B010 (what importing it would set)
+
+
+def _import_mujoco() -> None:
+    """Import the ``mujoco`` package (dm_control's bindings do) where its GL backend cannot load.
+
+    ``import mujoco`` imports the GL backend ``$MUJOCO_GL`` names, and PyOpenGL fails with an
+    AttributeError, not the ImportError mujoco catches, when ``MUJOCO_GL=osmesa`` and libOSMesa is
+    missing: then it is imported again with its GL disabled (a backend that could not load either
+    way; envhive's own frames do not use it)."""
+    if "mujoco" in sys.modules:
+        return
+    try:
+        importlib.import_module("mujoco")
+    except ModuleNotFoundError:
+        raise
+    except Exception:  # its GL backend failed to import
+        saved = os.environ.get("MUJOCO_GL")
+        os.environ["MUJOCO_GL"] = "disable"
+        try:
+            importlib.import_module("mujoco")
+        finally:
+            if saved is None:
+                os.environ.pop("MUJOCO_GL", None)
+            else:
+                os.environ["MUJOCO_GL"] = saved
+
+
 def _suite() -> Any:
+    if importlib.util.find_spec("dm_control") is None:
+        raise MissingExtraError(f"the DeepMind Control Suite tasks need dm_control, which is not installed: {INSTALL}")
+    _import_mujoco()
+    _defer_dm_control_gl()
     try:
         with warnings.catch_warnings():
-            # dm_control probes its GL backends when imported; without a display GLFW warns, and envhive
-            # draws nothing through dm_control (its frames are envhive's own, on EGL / OSMesa)
+            # without a display GLFW warns (if dm_control's GL is loaded); envhive draws nothing through it
             warnings.filterwarnings("ignore", message=".*DISPLAY environment variable is missing")
             return importlib.import_module("dm_control.suite")
-    except ImportError as e:
+    except ModuleNotFoundError as e:
         raise MissingExtraError(
-            f"the DeepMind Control Suite tasks need dm_control, which is not installed: {INSTALL}"
+            f"the DeepMind Control Suite tasks need dm_control and its dependencies; {e.name} is not installed: "
+            f"{INSTALL}"
         ) from e
 
 
@@ -142,7 +194,7 @@ def translate_envpool(
     """EnvPool's DMC kwargs -> envhive's, in place. EnvPool's ``frame_skip`` is the physics steps per
     control step (envhive's ``n_sub_steps``, dm_control's own; envhive's ``frame_skip`` repeats
     actions); ``max_episode_steps`` ends an episode after that many steps (truncated, discount 1), in
-    place of dm_control's ``time_limit``; ``frame_stack`` stacks pixel observations only."""
+    place of dm_control's ``time_limit``; ``frame_stack`` stacks pixel observations and state keys."""
     task_name = suite_task(info.doc)[1]
     name = kwargs.pop("task_name", task_name)
     if isinstance(name, bytes):
@@ -151,14 +203,10 @@ def translate_envpool(
         raise EnvPoolArgumentError(f"{envpool_id} is dm_control's {task_name!r}; task_name={name!r} names another task")
     if "frame_skip" in kwargs:
         kwargs["n_sub_steps"] = kwargs.pop("frame_skip")
+    # EnvPool stacks pixel observations along the channels, (3 * frame_stack, H, W), and each state
+    # key along a new first axis, (frame_stack, *shape): envhive's frame_stack does both.
     frame_stack = kwargs.pop("frame_stack", 1)
-    if kwargs.get("from_pixels"):  # EnvPool stacks its pixel observations: (3 * frame_stack, H, W)
-        kwargs["frame_stack"] = frame_stack
-    elif frame_stack != 1:
-        raise EnvPoolArgumentError(
-            f"{envpool_id}: frame_stack={frame_stack!r}: EnvPool stacks DMC observations only from pixels "
-            "(from_pixels=True)"
-        )
+    kwargs["frame_stack"] = frame_stack
     if "max_episode_steps" in out:
         kwargs["time_limit"] = float("inf")  # the step limit alone ends episodes, as in EnvPool
     else:

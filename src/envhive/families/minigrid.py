@@ -22,4 +22,5 @@ FAMILY = Family(
     doc="minigrid's MiniGrid grid worlds and BabyAI instruction levels",
     task_families=("minigrid", "babyai"),
     reference_id=reference_id,
+    time_limit_kwarg="max_steps",  # minigrid's own limit: its success reward is 1 - 0.9 * steps / max_steps
 )

@@ -13,7 +13,7 @@ import numpy as np
 
 import envhive._procwire as _procwire
 from envhive.process.env_step import Episodes
-from envhive.process.protocol import FLAG_ERROR, FLAG_FINAL, FLAG_INFO, SAME_STEP, STATUS_ERROR
+from envhive.process.protocol import FLAG_ERROR, FLAG_FINAL, FLAG_INFO, STATUS_ERROR
 from envhive.process.worker_pipe import ParentPipe
 from envhive.process.worker_rows import BAD_OBS, WorkerRows, bad_obs, check_obs_row
 
@@ -43,11 +43,11 @@ class BlockStep:
             self.obs_concat.shape = (n * obs_block.shape[1], *obs_block.shape[2:])
 
     def step(self) -> None:
-        """Step every env of the block (autoreset included), then write each output with one copy."""
+        """Step every env of the block (``Episodes.step``: autoreset included), then write each
+        output with one copy."""
         episodes, rows = self.episodes, self.rows
-        envs, lo, mode = episodes.envs, episodes.lo, episodes.autoreset
+        lo, advance = episodes.lo, episodes.step
         actions = rows.read_block()
-        elapsed, ended = episodes.elapsed, episodes.ended
         obs_out, rew_out, term_out, trunc_out = self.obs_out, self.rew_out, self.term_out, self.trunc_out
         kind_out, final_out = self.kind_out, self.final_out
         flat = rows.flat_obs
@@ -59,23 +59,10 @@ class BlockStep:
         failed: list[tuple[int, BaseException]] = []
         for i in range(self.n):
             try:
-                if ended[i]:  # NEXT_STEP's reset step, or the first step after a failure
-                    obs, info = episodes.autoreset_env(i)
-                    reward, terminated, truncated = 0.0, False, False
-                    elapsed[i] = 0
-                    ended[i] = False
-                else:
-                    obs, reward, terminated, truncated, info = envs[i].step(actions[i])
-                    elapsed[i] += 1
-                    if terminated or truncated:
-                        if mode == SAME_STEP:
-                            rows.write_final(lo + i, obs, info, elapsed[i])
-                            finals += 1
-                            final_out[i] = 1
-                            obs, info = episodes.autoreset_env(i)
-                            elapsed[i] = 0
-                        else:
-                            ended[i] = True
+                obs, reward, terminated, truncated, info, final = advance(i, actions[i])
+                if final:
+                    finals += 1
+                    final_out[i] = 1
                 if flat:
                     obs_out[i] = obs
                     if obs.__class__ is not ndarray or obs.shape != shape:
@@ -168,8 +155,7 @@ class BlockStep:
 
     def _fail_row(self, i: int, error: BaseException) -> None:
         """Env ``lo + i`` failed: report it; it starts a new episode on its next step."""
-        self.episodes.ended[i] = True
-        self.episodes.elapsed[i] = 0
+        self.episodes.fail(i)
         if self.rows.obs_block is not None:
             self.obs_out[i] = self.zero_obs
         self.rew_out[i] = 0.0

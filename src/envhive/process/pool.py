@@ -14,11 +14,12 @@ import multiprocessing
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 
 import envhive._procwire as _procwire
 from envhive.errors import EnvError, PoolBusyError, PoolClosedError
@@ -52,12 +53,12 @@ class ProcessPool:
         factory: Factory,
         num_envs: int,
         num_workers: int,
-        autoreset: int,
+        autoreset: AutoresetMode,
         *,
         start_method: str | None = None,
         spin_us: float = 200.0,
         info_bytes: int = 256,
-        seeds: Sequence[int | None] | None = None,
+        seeds: dict[int, int] | None = None,
         restart_workers: bool = False,
         affinity_offset: int = -1,
     ) -> None:
@@ -66,7 +67,7 @@ class ProcessPool:
         self.num_envs = num_envs
         self.restart_workers = restart_workers
         self.spin_s = max(0.0, spin_us) * 1e-6
-        self.seeds: list[int | None] = list(seeds) if seeds is not None else [None] * num_envs
+        self.seeds: list[int | None] = [(seeds or {}).get(i) for i in range(num_envs)]  # None: OS entropy
         settings = worker_module.Settings(autoreset, self.spin_s, info_bytes)
         self.launcher = Launcher(context, Shipped(factory, self.start_method), self.seeds, settings, affinity_offset)
         self.res = Resources()
@@ -91,9 +92,9 @@ class ProcessPool:
             self.obs_leaves = leaves(self.observation_space, "observation", objects=True)
             self.act_leaves = leaves(self.action_space, "action")
             capacity = ring_capacity(max(hi - lo for lo, hi in blocks))
-            same = autoreset == worker_module.SAME_STEP
+            same_step = autoreset == AutoresetMode.SAME_STEP  # the layout has final columns
             self.layout = build_layout(
-                num_envs, num_workers, capacity, self.obs_leaves, self.act_leaves, info_bytes, same
+                num_envs, num_workers, capacity, self.obs_leaves, self.act_leaves, info_bytes, same_step
             )
             self.arena = Arena(self.layout)
             self.res.arena = self.arena
@@ -106,7 +107,7 @@ class ProcessPool:
             self.parent_waiting = self.arena.words("parent_waiting")
             self.want_total = self.arena.words("want_total")
             self.capacity = capacity
-            self.infos = InfoReader([a["info"], a["final_info"]] if same else [a["info"]], info_bytes)
+            self.infos = InfoReader([a["info"], a["final_info"]] if same_step else [a["info"]], info_bytes)
             for h in self.workers:
                 self.launcher.attach(h, self.layout, self.arena, self.done)
         except BaseException:

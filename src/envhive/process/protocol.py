@@ -41,10 +41,6 @@ FLAG_ALL = FLAG_ERROR | FLAG_INFO | FLAG_FINAL
 STATUS_OK = 0
 STATUS_ERROR = 1
 
-# Autoreset modes, as the parent sends them to its workers (Settings.autoreset).
-NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
-AUTORESET_CODES = {"next_step": NEXT_STEP, "same_step": SAME_STEP, "disabled": DISABLED}
-
 # Pipe messages (tuples, first item the kind).
 # worker -> parent: ("spaces", obs_space, act_space, metadata, render_mode) once envs are built;
 #   ("layout", code, fields); ("info", env_id, area, info); ("error", env_id, text);

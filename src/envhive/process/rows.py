@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from envhive.backend import Step
+from envhive.call_rules import failure_message
 from envhive.errors import EnvError
 from envhive.leaves import nest
 from envhive.process.pool import ProcessPool
@@ -21,16 +22,15 @@ from envhive.process.protocol import FLAG_ALL, FLAG_ERROR, FLAG_FINAL, FLAG_INFO
 
 
 class RowReader:
-    """Reads batches of ``pool``'s envs. ``ended``: the backend's per-env "episode over" flags
-    (DISABLED mode), which the reader keeps up to date."""
+    """Reads batches of ``pool``'s envs (SAME_STEP's final observations where the arena has them)."""
 
-    def __init__(self, pool: ProcessPool, same_step: bool, disabled: bool, ended: np.ndarray) -> None:
+    def __init__(self, pool: ProcessPool, disabled: bool) -> None:
         a = pool.arrays
         n = len(pool.obs_leaves)
         self.pool = pool
         self.space = pool.observation_space
         self.obs = [a[f"obs{i}"] for i in range(n)]
-        self.final_obs = [a[f"final_obs{i}"] for i in range(n)] if same_step else []
+        self.final_obs = [a[f"final_obs{i}"] for i in range(n)] if "has_final" in a else []
         self.objects = [leaf.is_object for leaf in pool.obs_leaves]
         self.any_objects = any(self.objects)
         self.flat_obs = n == 1 and not pool.obs_leaves[0].path and not self.objects[0]
@@ -40,8 +40,7 @@ class RowReader:
         self.elapsed = a["elapsed"]
         self.status = a["status"]
         self.info_kind = a["info_kind"]
-        self.disabled = disabled
-        self.ended = ended
+        self.disabled = disabled  # (only for the failure message)
         self.all_ids = np.arange(pool.num_envs, dtype=np.int32)
 
     def drop_views(self) -> None:
@@ -58,7 +57,7 @@ class RowReader:
         full = ids is self.all_ids
         if flags is None:
             flags = pool.commands.flags() if full else FLAG_ALL  # a full sync batch: only what the workers flagged
-        if full and not flags and self.flat_obs and not self.disabled:  # the common sync step: copies only
+        if full and not flags and self.flat_obs:  # the common sync step: copies only
             return (
                 self.obs[0].copy(),
                 self.reward.copy(),
@@ -88,8 +87,6 @@ class RowReader:
             keep = np.zeros(pool.num_envs, dtype=bool)
             keep[info_ids] = True
             kinds = np.where(keep[ids], kinds, 0)
-        if self.disabled:
-            self.ended[ids] = terminated | truncated
         obs = obs_parts[0] if self.flat_obs else nest(self.space, obs_parts)
         infos: dict[str, Any] = {}
         if kinds is not None and kinds.any():
@@ -143,17 +140,11 @@ class RowReader:
 
     def raise_env_errors(self, failed: np.ndarray) -> None:
         """EnvError for the envs in ``failed``, with the first one's traceback; they start a new
-        episode on their next step (DISABLED: need a reset)."""
+        episode on their next step (DISABLED: after a reset)."""
         pool = self.pool
         failed_ids = [int(i) for i in failed]
         texts = [pool.completions.errors.pop(i, "(no traceback came back)") for i in failed_ids]
-        self.ended[failed] = True
         self.status[failed] = 0
         head = texts[0].strip().splitlines()[0] if texts[0].strip() else "error"
-        names = ", ".join(map(str, failed_ids))
-        raise EnvError(
-            f"env {failed_ids[0]} raised: {head} (failed env(s): {names}; this batch is lost and the failed "
-            f"envs start a new episode on their next step)\n{texts[0]}",
-            failed_ids[0],
-            failed_ids,
-        )
+        text = failure_message(failed_ids, head, self.disabled)
+        raise EnvError(f"{text}\n{texts[0]}", failed_ids[0], failed_ids, head)

@@ -19,12 +19,11 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from envhive import catalog, families
 from envhive.catalog import TaskInfo
-from envhive.checks import AUTORESET_NAMES
 from envhive.process.backend import ProcessBackend
 from envhive.process.factory import CallableFactory, GymnasiumFactory
 from envhive.process.pool import ProcessPool
-from envhive.process.protocol import AUTORESET_CODES
 from envhive.registry import DEFAULT_SEED, TaskSpec, resolve_pool
 from envhive.vector import HiveVectorEnv
 
@@ -45,6 +44,16 @@ START_METHODS = ("fork", "forkserver", "spawn")
 NATIVE_ONLY = ("num_threads",)
 
 
+def own_time_limit(task_id: str) -> str | None:
+    """The constructor kwarg of ``task_id``'s reference that is its own episode limit, where envhive
+    runs the task with that limit natively (minigrid's ``max_steps``; ``Family.time_limit_kwarg``)."""
+    info = catalog.find(task_id)
+    if info is None or not info.task_time_limit:
+        return None
+    family = families.by_task_family().get(info.family)
+    return None if family is None else family.time_limit_kwarg
+
+
 def env_factory(
     env: str | Callable[..., Any], kwargs: dict[str, Any], max_episode_steps: int | None, render_mode: str | None
 ) -> GymnasiumFactory | CallableFactory:
@@ -58,7 +67,7 @@ def env_factory(
         spec = gymnasium.spec(name if sep else env)
         make_kwargs = dict(kwargs)
         if max_episode_steps is not None:
-            make_kwargs["max_episode_steps"] = max_episode_steps
+            make_kwargs[own_time_limit(spec.id) or "max_episode_steps"] = max_episode_steps
         if render_mode is not None:
             make_kwargs["render_mode"] = render_mode
         return GymnasiumFactory(spec, make_kwargs)
@@ -138,7 +147,6 @@ def ProcessVectorEnv(  # noqa: N802 - a constructor by name: it builds the env, 
         # Workers that cover every core: one (or as many as there are) per core. Left to the
         # scheduler, two of them often share a core while the parent spins alone on another.
         affinity_offset = max(affinity_offset, 0)
-    mode = pool_config.autoreset_mode
     env_name = env if isinstance(env, str) else getattr(env, "__qualname__", repr(env))
     factory = env_factory(env, env_kwargs, max_episode_steps, render_mode)
     if max_episode_steps is None and isinstance(factory, GymnasiumFactory):
@@ -147,7 +155,7 @@ def ProcessVectorEnv(  # noqa: N802 - a constructor by name: it builds the env, 
         factory,
         pool_config.num_envs,
         pool_config.num_threads,
-        AUTORESET_CODES[AUTORESET_NAMES[mode]],
+        pool_config.autoreset_mode,
         start_method=start_method,
         spin_us=float(spin_us),
         info_bytes=info_bytes,

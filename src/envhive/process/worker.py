@@ -28,12 +28,14 @@ from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle
 from typing import Any
 
+from gymnasium.vector import AutoresetMode
+
 from envhive.process.arena import Arena, Layout
 from envhive.process.block_step import BlockStep
 from envhive.process.command_ring import CommandRing
 from envhive.process.env_step import EnvStep, Episodes
 from envhive.process.factory import Shipped
-from envhive.process.protocol import CLOSE, OP_BITS, SAME_STEP, STEP_BLOCK
+from envhive.process.protocol import CLOSE, OP_BITS, STEP_BLOCK
 from envhive.process.waiting import die_with_parent, owner_watch
 from envhive.process.worker_pipe import ParentPipe
 from envhive.process.worker_rows import WorkerRows
@@ -57,7 +59,7 @@ class WorkerArgs:
 class Settings:
     """Sent with the arena once the parent has seen every worker's spaces."""
 
-    autoreset: int
+    autoreset: AutoresetMode
     spin_s: float
     info_bytes: int
 
@@ -150,9 +152,8 @@ class Worker:
         self.n = args.hi - args.lo
         self.pipe = ParentPipe(conn)
         self.ring = CommandRing(arena, args.index, cmd_fd, done_fd, watch, args.owner_pid, settings.spin_s)
-        same_step = settings.autoreset == SAME_STEP
-        rows = WorkerRows(arena, args.index, args.lo, args.hi, envs[0], same_step, settings.info_bytes, self.pipe)
-        episodes = Episodes.start(envs, args.lo, settings.autoreset, args.pending_seeds)
+        rows = WorkerRows(arena, args.index, args.lo, args.hi, envs[0], settings.info_bytes, self.pipe)
+        episodes = Episodes.start(envs, args.lo, settings.autoreset, rows.write_final, args.pending_seeds)
         self.block_step = BlockStep(episodes, rows, self.pipe)
         self.env_step = EnvStep(episodes, rows, self.pipe)
 

@@ -36,11 +36,11 @@ class WorkerRows:
         lo: int,
         hi: int,
         first_env: Any,
-        same_step: bool,
         info_bytes: int,
         pipe: ParentPipe,
     ) -> None:
         a = arena.arrays
+        same_step = "has_final" in a  # SAME_STEP: the layout has final columns
         self.index = index
         self.lo, self.hi, self.n = lo, hi, hi - lo
         self.pipe = pipe

@@ -90,9 +90,16 @@ class Resources:
         self.arena: Arena | None = None
         self.done: EventFd | None = None
         self.closed = False
+        self.owner = os.getpid()
 
     def shutdown(self) -> None:
         if self.closed:
+            return
+        if os.getpid() != self.owner:
+            # A forked process (a later pool's worker, a user's fork) inherited this pool: its
+            # workers, rings and arena are the parent's to release. Running the cleanup here would ask
+            # the parent's workers to close and test processes that are not this one's children.
+            self.closed = True
             return
         self.closed = True
         live = [h for h in self.workers if h.process is not None and h.process.is_alive()]

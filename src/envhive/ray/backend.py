@@ -6,6 +6,10 @@ Ray call per shard, all in flight together). Async mode (``batch_size < num_envs
 across shards: each shard has at most one call in flight, ``recv`` returns the first ``batch_size /
 shard size`` shards to answer (``ray.wait``), and ``send(actions, info["env_id"])`` steps exactly
 those again -- the EnvPool loop. Faults: see ``envhive.ray.shards``.
+
+What a call may do given each global env's state is ``envhive.call_rules.CallState``'s to say, as
+for every backend (what is in flight it reads off the shards after each call); the rules of whole
+shards are this module's own, with their messages beside the others in ``envhive.call_rules``.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ import numpy as np
 import ray
 
 from envhive.backend import Capabilities, Step
+from envhive.call_rules import IDLE, RESET, STEP, CallState, message
 from envhive.checks import autoreset_mode
-from envhive.errors import PoolBusyError, PoolClosedError
+from envhive.errors import EnvError, PoolClosedError
 from envhive.leaves import concatenate, nest
 from envhive.ray.shard import EnvShard, ShardLayout, resolve_global_seeds
 from envhive.ray.shards import FINAL_KEYS, Shard, Shards, masked_shards
@@ -58,9 +63,7 @@ class RayBackend:
             size = self.layout.sizes[0]
             if len(set(self.layout.sizes)) != 1 or self.batch_size % size or not 0 < self.batch_size < num_envs:
                 raise ValueError(
-                    f"async RayVectorEnv returns whole shards: num_envs ({num_envs}) must split evenly over "
-                    f"num_shards ({num_shards}) and batch_size ({batch_size}) must be a multiple of the shard size "
-                    f"below num_envs"
+                    message("shards_uneven", num_envs=num_envs, num_shards=num_shards, batch_size=batch_size)
                 )
         native = backend_for(task, backend) == "native"
         # A native task's kwargs are checked here before any actor starts; the process backend's
@@ -71,13 +74,15 @@ class RayBackend:
         self.step_timeout = step_timeout
         self.start_timeout = start_timeout
         self._closed = False
+        mode = autoreset_mode(kwargs.get("autoreset_mode", "next_step"))
+        self.state = CallState(num_envs, self.batch_size, mode)
         self._shards = Shards(
             self.layout,
             ray.remote(shard_class).options(**actor_options),
             (task,),
             {"backend": backend, **kwargs},
             resolve_global_seeds(seed, num_envs),
-            autoreset_mode(kwargs.get("autoreset_mode", "next_step")),
+            mode,
             max_restarts=max_restarts,
             step_timeout=step_timeout,
             start_timeout=start_timeout,
@@ -125,28 +130,23 @@ class RayBackend:
         async mode resets every env (or the whole shards the mask selects, which must be idle) and
         returns the first batch. Dead shards start again."""
         self._check_open()
+        try:
+            return self._reset(mask, seeds, dict(options or {}))
+        finally:
+            self._track_flight()
+
+    def _reset(
+        self, mask: np.ndarray | None, seeds: dict[int, int], options: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any]]:
         shards = self._shards
-        options = dict(options or {})
+        ids = self.state.plan_reset(mask, receive=True)
         if mask is not None and not self._sync:
-            chosen = masked_shards(self._shards.all, mask, "reset")
-            others = [s for s in shards.all if s not in chosen and (s.done or (s.call and s.call.kind == "step"))]
-            if others:
-                raise ValueError(
-                    f"reset(reset_mask) returns reset rows only, and shard(s) {[s.index for s in others]} have "
-                    "steps in flight whose rewards it would drop: recv() them first, or call "
-                    "async_reset(reset_mask=...) and recv()"
-                )
-            resetting = len(chosen) + sum(1 for s in shards.all if s not in chosen and s.call is not None)
-            want = self.batch_size // self.layout.sizes[0]
-            if resetting < want:
-                raise ValueError(
-                    f"reset(reset_mask) selects {len(chosen)} shard(s) and {resetting - len(chosen)} other(s) are "
-                    f"resetting: a batch needs {want}; select more envs, or use async_reset(reset_mask=...)"
-                )
-            self._reset_shards(chosen, seeds, options)
+            self._reset_shards(masked_shards(shards.all, mask, "reset"), seeds, options)
+            self.state.reset_queued(ids)
             obs, _, _, _, info = self._recv_batch(None)
             return obs, info
         shards.drain()
+        self.state.settled(None)
         shards.start_dead(shards.all)
         targets = []
         for shard in shards.all:
@@ -154,21 +154,19 @@ class RayBackend:
             lo, hi = shard.ids.start, shard.ids.stop
             local_mask = None if mask is None else mask[lo:hi]
             if local_mask is not None and not local_mask.any():
-                if shard.last is None:
-                    raise ValueError("reset_mask leaves envs that were never reset: reset every env first")
                 continue
             local_options = slice_options(options, shard.ids, self.num_envs)
             if local_mask is not None and not local_mask.all():
                 local_options["reset_mask"] = local_mask
             shards.submit(shard, "reset", self._local_seeds(seeds, shard), local_options or None)
             targets.append(shard)
+        self.state.reset_queued(ids)
         if not self._sync:
             obs, _, _, _, info = self._recv_batch(None)
             return obs, info
         outputs = dict((s.index, out) for s, out in shards.remember(shards.collect(targets, len(targets))))
-        obs, _, _, _, info = self._concat(
-            [outputs[s.index] if s.index in outputs else self._current(s) for s in shards.all]
-        )
+        self.state.settled(None)
+        obs, _, _, _, info = self._concat([outputs[s.index] if s.index in outputs else _current(s) for s in shards.all])
         return obs, info
 
     def async_reset(self, mask: np.ndarray | None, seeds: dict[int, int], options: dict[str, Any] | None) -> None:
@@ -176,13 +174,18 @@ class RayBackend:
         whole shards, each idle (its last batch received, nothing sent since); the other shards'
         calls in flight carry on. Dead shards it selects start again."""
         self._check_open()
-        if mask is not None:
-            if self._sync:
-                raise ValueError("a sync RayVectorEnv resets a subset with reset(options={'reset_mask': mask})")
-            self._reset_shards(masked_shards(self._shards.all, mask, "async_reset"), seeds, dict(options or {}))
-            return
-        self._shards.drain()
-        self._reset_shards(self._shards.all, seeds, dict(options or {}))
+        if mask is not None and self._sync:
+            raise ValueError(message("shard_sync_async_reset"))
+        try:
+            ids = self.state.plan_reset(mask, receive=False)
+            if mask is not None:
+                self._reset_shards(masked_shards(self._shards.all, mask, "async_reset"), seeds, dict(options or {}))
+            else:
+                self._shards.drain()
+                self._reset_shards(self._shards.all, seeds, dict(options or {}))
+            self.state.reset_queued(ids)
+        finally:
+            self._track_flight()
 
     def step(self, actions: Any, env_ids: Any, *, partial: bool = False) -> Step:
         """Sync: step every env. Async: ``send(actions, env_id)`` then ``recv()``."""
@@ -190,28 +193,31 @@ class RayBackend:
         if not self._sync:
             self.send(actions, env_ids)
             return self.recv(None)
-        if env_ids is not None and not np.array_equal(np.sort(env_ids), np.arange(self.num_envs)):
-            raise ValueError(
-                f"sync mode (batch_size == num_envs) steps all {self.num_envs} envs together; got env_id for "
-                f"{len(env_ids)}. Use batch_size < num_envs for async stepping"
-            )
+        self.state.check_send(None if env_ids is None else np.asarray(env_ids))
         if env_ids is not None:  # every env, in some order: the actions in global id order
             order = np.argsort(env_ids)
             actions = [leaf[order] for leaf in actions] if isinstance(actions, list) else actions[order]
         shards = self._shards
-        if any(s.call is not None for s in shards.all):
-            raise PoolBusyError("a call is still in flight")
-        for shard in shards.all:
-            if shard.dead is not None:
-                shards.submit(shard, "step")  # raises EnvError for the dead shard
-        for shard in shards.all:
-            shards.submit(shard, "step", self._actions_of(actions, np.arange(shard.ids.start, shard.ids.stop)))
-        return self._concat([out for _, out in shards.remember(shards.collect(shards.all, len(shards.all)))])
+        try:
+            for shard in shards.all:
+                if shard.dead is not None:
+                    shards.submit(shard, "step")  # raises EnvError for the dead shard
+            for shard in shards.all:
+                shards.submit(shard, "step", self._actions_of(actions, np.arange(shard.ids.start, shard.ids.stop)))
+            out = self._concat([out for _, out in shards.remember(shards.collect(shards.all, len(shards.all)))])
+        except EnvError as error:
+            self.state.failed(error.env_ids)
+            raise
+        finally:
+            self._track_flight()
+        self.state.received(None, out[2], out[3])
+        return out
 
     def send(self, actions: Any, env_ids: Any, *, partial: bool = False) -> None:
         """Step the envs ``env_ids`` (global ids; default every env) of idle shards, without waiting.
         Every shard touched gets actions for all of its envs."""
         self._check_open()
+        self.state.check_send(None if env_ids is None else np.asarray(env_ids))
         ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
         size = self.layout.sizes[0]
         touched: dict[int, np.ndarray] = {}
@@ -221,18 +227,19 @@ class RayBackend:
             local = ids[rows] - shard.ids.start
             if len(local) != len(shard.ids) or len(np.unique(local)) != len(local):
                 raise ValueError(
-                    f"send: shard {shard.index} holds envs {shard.ids.start}..{shard.ids.stop - 1}; each call "
-                    "gives actions to all of a shard's envs exactly once (send back the ids recv returned)"
+                    message("shard_send_whole", shard=shard.index, first=shard.ids.start, last=shard.ids.stop - 1)
                 )
-            if shard.call is not None or shard.done:
-                raise PoolBusyError(f"send: shard {shard.index} (envs {shard.ids.start}..) is still stepping")
             touched[shard.index] = rows[np.argsort(local)]
-        for k, rows in touched.items():
-            self._shards.submit(self._shards.all[k], "step", self._actions_of(actions, rows))
+        try:
+            for k, rows in touched.items():
+                self._shards.submit(self._shards.all[k], "step", self._actions_of(actions, rows))
+        finally:
+            self._track_flight()
 
     def recv(self, timeout: float | None) -> Step:
         """The first ``batch_size`` envs (whole shards) to finish; ``TimeoutError`` after ``timeout`` s."""
         self._check_open()
+        self.state.check_recv()
         return self._recv_batch(timeout)
 
     def render(self, env_ids: Any) -> Sequence[np.ndarray]:
@@ -241,7 +248,7 @@ class RayBackend:
         self._check_open()
         busy = [s.index for s in self._shards.all if s.call is not None or s.done or s.dead is not None]
         if busy:
-            raise ValueError(f"render: shard(s) {busy} are stepping or gone; render between steps")
+            raise ValueError(message("shard_render_busy", shards=busy))
         frames = ray.get([s.actor.render.remote() for s in self._shards.all], timeout=self.start_timeout)
         return tuple(frame for shard_frames in frames for frame in shard_frames)
 
@@ -261,28 +268,33 @@ class RayBackend:
 
     # ------------------------------------------------------------------ helpers
     def _recv_batch(self, timeout: float | None) -> Step:
+        """The next batch (the call state said one can come: enough envs are in flight)."""
         shards = self._shards
         want = len(shards.all) if self._sync else self.batch_size // self.layout.sizes[0]
         busy = [s for s in shards.all if s.call is not None or s.done]
-        if len(busy) < want:
-            raise ValueError(
-                f"recv: {len(busy)} shard(s) stepping, a batch needs {want}: send actions for the ids recv returned"
-            )
-        outputs = shards.collect(busy, want, timeout)
-        for shard, out in outputs[want:]:  # restarts can complete more shards than wanted: the next recv's
-            shard.done.append(out)
-        return self._concat([out for _, out in shards.remember(outputs[:want])])
+        try:
+            outputs = shards.collect(busy, want, timeout)
+            for shard, out in outputs[want:]:  # restarts can complete more shards than wanted: the next recv's
+                shard.done.append(out)
+        except EnvError as error:
+            self.state.failed(error.env_ids)
+            raise
+        finally:
+            self._track_flight()
+        out = self._concat([out for _, out in shards.remember(outputs[:want])])
+        self.state.received(out[4]["env_id"], out[2], out[3])
+        return out
+
+    def _track_flight(self) -> None:
+        """What each env has in flight, as the shards say (see ``_in_flight``)."""
+        for shard in self._shards.all:
+            self.state.flight[shard.ids.start : shard.ids.stop] = _in_flight(shard)
 
     def _actions_of(self, actions: Any, rows: np.ndarray) -> Any:
         """The rows ``rows`` of checked actions (one array, or one per leaf), nested as the space."""
         if isinstance(actions, list):
             return nest(self.spec.action_space, [leaf[rows] for leaf in actions])
         return actions[rows]
-
-    def _current(self, shard: Shard) -> Step:
-        assert shard.last is not None
-        obs, rewards, terminated, truncated, info = shard.last
-        return obs, rewards, terminated, truncated, {k: v for k, v in info.items() if k not in FINAL_KEYS}
 
     def _concat(self, outputs: Sequence[Step]) -> Step:
         obs = concatenate(self.spec.observation_space, [o[0] for o in outputs])
@@ -314,6 +326,22 @@ class RayBackend:
         self._closed = True
         if hasattr(self, "_shards"):
             self._shards.release()
+
+
+def _current(shard: Shard) -> Step:
+    """A shard's rows as they stand (its last output, without SAME_STEP's final columns)."""
+    assert shard.last is not None
+    obs, rewards, terminated, truncated, info = shard.last
+    return obs, rewards, terminated, truncated, {k: v for k, v in info.items() if k not in FINAL_KEYS}
+
+
+def _in_flight(shard: Shard) -> int:
+    """What a shard's envs have in flight (``envhive.call_rules``: IDLE, STEP, RESET): its call (a
+    reset; a step, or a restarted actor's first reset, reported as a step) or an output not yet
+    received (a step's)."""
+    if shard.call is not None:
+        return RESET if shard.call.kind == "reset" else STEP
+    return STEP if shard.done else IDLE
 
 
 def merge_infos(parts: Sequence[tuple[dict[str, Any], int]]) -> dict[str, Any]:

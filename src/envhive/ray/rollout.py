@@ -22,7 +22,7 @@ import numpy as np
 import ray
 from gymnasium.vector import AutoresetMode
 
-from envhive.checks import autoreset_mode
+from envhive.checks import require_autoreset, seed_list
 from envhive.errors import EnvError, PoolClosedError
 from envhive.ray.policies import Policy
 from envhive.ray.shard import ShardLayout, assigned_cpus, incarnation_seeds, release_actors, resolve_global_seeds
@@ -45,16 +45,19 @@ class RolloutWorker:
         unroll_length: int,
         policy: Policy,
         weights: Any,
-        seeds: Sequence[int] | None,
+        seeds: Sequence[int | None] | None,
         env_offset: int = 0,
         worker: int = 0,
         policy_seed: int | None = None,
         incarnation: int = 0,
         **pool_kwargs: Any,
     ) -> None:
-        mode = pool_kwargs.pop("autoreset_mode", "next_step")
-        if autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
-            raise ValueError(f"rollout workers run NEXT_STEP autoreset (see Trajectory.valid); got {mode!r}")
+        require_autoreset(
+            pool_kwargs.pop("autoreset_mode", None),
+            AutoresetMode.NEXT_STEP,
+            "a rollout worker",
+            "Trajectory.valid marks each reset step",
+        )
         if "batch_size" in pool_kwargs:
             raise ValueError("a rollout worker steps every env of its pool each step: drop batch_size")
         if pool_kwargs.get("num_threads") in (None, 0):
@@ -257,7 +260,7 @@ class RolloutWorkers:
     def _spawn(self, k: int) -> Any:
         """A new actor for worker ``k`` in its current incarnation, holding the latest weights."""
         ids = self.layout.ids(k)
-        base = None if self._base_seeds is None else self._base_seeds[ids.start : ids.stop]
+        base = seed_list(self._base_seeds, ids) if self._base_seeds else None
         worker = self._actor.remote(
             self._task_id,
             self._envs_per_worker,

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import ray
 
-from envhive.checks import resolve_seeds
+from envhive.checks import env_seeds
 from envhive.pools import make_pool
 from envhive.registry import TaskSpec, backend_for
 
@@ -102,7 +102,7 @@ def release_actors(actors: Sequence[Any], timeout: float = 10.0) -> list[Any]:
     return pending
 
 
-def incarnation_seeds(base: Sequence[int] | None, incarnation: int) -> list[int] | None:
+def incarnation_seeds(base: Sequence[int | None] | None, incarnation: int) -> list[int | None] | None:
     """Seeds of a shard's envs in its ``incarnation``-th life: the base seeds (``seed + global id``)
     first, then for each restart a fresh seed per env derived from (base seed, incarnation), so a
     restarted shard neither replays its old streams nor any other env's, and a rerun repeats it.
@@ -111,7 +111,10 @@ def incarnation_seeds(base: Sequence[int] | None, incarnation: int) -> list[int]
         return None
     if incarnation == 0:
         return list(base)
-    return [int(np.random.SeedSequence([s, incarnation]).generate_state(1, np.uint64)[0]) for s in base]
+    return [
+        None if s is None else int(np.random.SeedSequence([s, incarnation]).generate_state(1, np.uint64)[0])
+        for s in base
+    ]
 
 
 class EnvShard:
@@ -128,7 +131,7 @@ class EnvShard:
         self,
         task: Any,
         num_envs: int,
-        seeds: Sequence[int] | None,
+        seeds: Sequence[int | None] | None,
         env_offset: int = 0,
         backend: str | None = None,
         **pool_kwargs: Any,
@@ -173,7 +176,8 @@ class EnvShard:
         self.pool.close()
 
 
-def resolve_global_seeds(seed: Any, num_envs: int) -> list[int] | None:
-    """Seeds over global env ids: an int ``s`` gives env ``g`` the seed ``s + g`` however the envs
-    are split; a sequence gives one per env; ``None`` draws OS entropy in each pool."""
-    return resolve_seeds(seed, num_envs)
+def resolve_global_seeds(seed: Any, num_envs: int) -> dict[int, int]:
+    """Seeds over global env ids (``envhive.checks.env_seeds``): an int ``s`` gives env ``g`` the
+    seed ``s + g`` however the envs are split; a sequence gives one per env; an env without one
+    draws OS entropy in its pool."""
+    return env_seeds(seed, num_envs)

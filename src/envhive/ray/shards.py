@@ -22,6 +22,8 @@ import ray
 from gymnasium.vector import AutoresetMode
 
 from envhive.backend import Step
+from envhive.call_rules import failure_message, message
+from envhive.checks import seed_list
 from envhive.errors import EnvError
 from envhive.leaves import rows
 from envhive.ray.shard import ShardLayout, incarnation_seeds, release_actors
@@ -72,7 +74,7 @@ class Shards:
         actor_class: Any,
         start_args: tuple[Any, ...],
         kwargs: dict[str, Any],
-        seeds: list[int] | None,
+        seeds: dict[int, int],
         autoreset_mode: AutoresetMode,
         *,
         max_restarts: int,
@@ -95,7 +97,7 @@ class Shards:
 
     # ------------------------------------------------------------------ actors
     def start(self, shard: Shard) -> None:
-        base = None if self.seeds is None else self.seeds[shard.ids.start : shard.ids.stop]
+        base = seed_list(self.seeds, shard.ids) if self.seeds else None
         shard.actor = self.actor_class.remote(
             *self.start_args, len(shard.ids), incarnation_seeds(base, shard.incarnation), shard.ids.start, **self.kwargs
         )
@@ -212,10 +214,9 @@ class Shards:
                         out = self.globalise(shard, ray.get(call.ref))
                     except ray.exceptions.RayTaskError as e:
                         cause = e.cause
-                        if isinstance(cause, EnvError):
+                        if isinstance(cause, EnvError):  # the shard pool's: local ids
                             ids = [shard.ids.start + i for i in cause.env_ids]
-                            message = f"shard {shard.index} (global ids = local + {shard.ids.start}): {cause}"
-                            env_errors.append(EnvError(message, ids[0], ids))
+                            env_errors.append(EnvError(str(cause), ids[0], ids, cause.error))
                         else:
                             other = other or (cause if isinstance(cause, Exception) else e)
                         continue
@@ -249,12 +250,19 @@ class Shards:
         if other is not None:
             raise other
         if dead or env_errors:
-            ids = sorted({i for s, _ in dead for i in s.ids} | {i for e in env_errors for i in e.env_ids})
-            parts = [f"{s.describe()} {why}" for s, why in dead]
-            parts += [str(e) for e in env_errors]
+            parts = []
+            failed = sorted(i for e in env_errors for i in e.env_ids)
+            if env_errors:  # the envs' errors as a pool's own, in global ids
+                first = min(env_errors, key=lambda e: e.env_id)
+                disabled = self.autoreset_mode == AutoresetMode.DISABLED
+                parts.append(failure_message(failed, first.error, disabled))
+            parts += [f"{s.describe()} {why}" for s, why in dead]
             if dead:
                 parts.append("dead shards start again on reset()")
-            raise EnvError("; ".join(parts), ids[0], ids)
+            ids = sorted({i for s, _ in dead for i in s.ids} | set(failed))
+            raise EnvError(
+                "; ".join(parts), failed[0] if failed else ids[0], ids, env_errors[0].error if env_errors else None
+            )
         return outputs
 
     def remember(self, outputs: list[tuple[Shard, Step]]) -> list[tuple[Shard, Step]]:
@@ -359,20 +367,17 @@ def _quiet_rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def masked_shards(shards: Sequence[Shard], mask: np.ndarray, what: str) -> list[Shard]:
-    """The shards an async ``reset_mask`` selects: whole shards, each idle."""
+    """The shards an async ``reset_mask`` selects: whole shards (the call state has checked that
+    none of their envs is in flight)."""
     chosen = []
     for shard in shards:
         local = mask[shard.ids.start : shard.ids.stop]
         if local.any() and not local.all():
             raise ValueError(
-                f"{what}: async RayVectorEnv resets whole shards; shard {shard.index} holds envs "
-                f"{shard.ids.start}..{shard.ids.stop - 1} and reset_mask selects only some of them"
+                message(
+                    "shard_partial_mask", call=what, shard=shard.index, first=shard.ids.start, last=shard.ids.stop - 1
+                )
             )
         if local.all():
-            if shard.call is not None or shard.done:
-                raise ValueError(
-                    f"{what}: shard {shard.index} (envs {shard.ids.start}..{shard.ids.stop - 1}) has a call in "
-                    "flight or a batch not yet received; reset_mask may select only envs recv() returned"
-                )
             chosen.append(shard)
     return chosen

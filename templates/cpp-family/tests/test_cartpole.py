@@ -1,6 +1,8 @@
 """mypkg/CartPole-v1 against its Python reference (Gymnasium's CartPole-v1), step for step, and on
 everything envhive gives a task: discovery without an import, sync and async pools, the autoreset
-modes, seeds, reset options, EnvError with the env's id, the dm_env facade and `envhive bench`.
+modes, seeds, reset options, the dm_env facade and `envhive bench`. `TestPools` runs envhive's call
+contract (`envhive.testing.PoolContract`: the rules of each call in the pool's state, the autoreset
+modes and final observations, seeding, EnvError with the env's id, bad arguments) on its pools.
 
 Run with `pytest tests` after `pip install --no-build-isolation .` (README.md).
 """
@@ -18,6 +20,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import envhive
+from envhive.testing import Failure, PoolContract
 
 TASK = "mypkg/CartPole-v1"
 REFERENCE = "CartPole-v1"
@@ -155,18 +158,21 @@ def test_seeds() -> None:
     np.testing.assert_array_equal(env.reset(seed=[None, 8])[0][1], gymnasium.make(REFERENCE).reset(seed=8)[0])
 
 
-def test_a_throwing_env_raises_env_error_with_its_id_and_the_pool_recovers() -> None:
-    """A bad reset option is thrown by the task inside a pool thread: EnvError names the env."""
-    env = envhive.make(TASK, num_envs=4, seed=0)
-    env.reset()
+def bad_bounds_for_env_2(pool: envhive.HiveVectorEnv) -> None:
+    """A bad reset option is thrown by the task inside a pool thread (env 2's low > high)."""
     low, high = np.full(4, -0.05), np.full(4, 0.05)
     low[2], high[2] = 1.0, -1.0
-    with pytest.raises(envhive.EnvError, match="low") as caught:
-        env.reset(options={"low": low, "high": high})
-    assert caught.value.env_id == 2 and caught.value.env_ids == [2]
-    obs, *_ = env.step(np.zeros(4, dtype=np.int64))  # env 2 starts over, with the default bounds
-    assert np.all(np.abs(obs) < 1)
-    env.close()
+    pool.reset(options={"low": low, "high": high})
+
+
+class TestPools(PoolContract):
+    """envhive's call contract on this package's pools (envhive.testing)."""
+
+    task = TASK
+
+    def make_failure(self, autoreset_mode: str) -> Failure:
+        pool = envhive.make(TASK, num_envs=4, seed=0, autoreset_mode=autoreset_mode)
+        return Failure(pool, bad_bounds_for_env_2, [2], says="low")
 
 
 def test_dm_env_facade() -> None:

@@ -223,6 +223,14 @@ def test_missions_as_str_are_minigrids_batch() -> None:
         assert isinstance(obs["mission"], tuple) and all(isinstance(m, str) for m in obs["mission"])
         ours.close()
         ref.close()
+    # SAME_STEP's final observations carry the mission as str too: one type per key, as minigrid's.
+    ours = make_ours(task, 2, "same_step", max_episode_steps=2, text_observations="str")
+    ours.reset(seed=0)
+    for _ in range(2):
+        *_, info = ours.step(np.zeros(2, np.int64))
+    assert info["_final_obs"].all()
+    assert all(isinstance(final["mission"], str) and final["mission"] for final in info["final_obs"])
+    ours.close()
 
 
 def test_putnext_carrying_keeps_minigrids_reset_observation() -> None:
@@ -364,7 +372,7 @@ def test_bad_input_gets_clear_errors() -> None:
         envhive.make("MiniGrid-DoorKey-5x5-v0", img_obs=True, flat_obs=True)
     with pytest.raises(ValueError, match="max_episode_steps must be >= 1"):
         envhive.make("MiniGrid-DoorKey-5x5-v0", max_episode_steps=0)
-    with pytest.raises(ValueError, match="rgb_tile_size must be >= 1"):
+    with pytest.raises(ValueError, match=r"rgb_tile_size must be in \[1, 16384\]"):
         envhive.make("MiniGrid-DoorKey-5x5-v0", rgb_img_obs=True, rgb_tile_size=0)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import envhive
-from helpers import MODES, assert_same, gym_vec, lockstep
+from helpers import GYM_MODES, MODES, assert_same, gym_vec, lockstep
 
 # Gymnasium 1.4's toy text: Taxi-v4, FrozenLake's success_rate and reward_schedule, the pixel-art
 # renderers. Gymnasium 1.2 (the RLlib venv's) has other versions of these MDPs and frames.
@@ -216,7 +216,7 @@ def test_frames_equal_gymnasiums(task_id: str, kwargs: dict[str, Any], policy: A
         ({"desc": ["SFX", "FHG"]}, "unknown tile 'X' in row 0"),
         ({"desc": ["FFF", "FHG"]}, "no start tile 'S'"),
         ({"desc": "SF\n\nFG"}, "row 1 has 0 tiles"),
-        ({"map_name": "5x5"}, "map_name must be '4x4' or '8x8'"),
+        ({"map_name": "5x5"}, "map_name must be .4x4., .8x8. or None"),
         ({"reward_schedule": [1, 0]}, "reward_schedule must hold 3 rewards"),
     ],
 )
@@ -267,3 +267,73 @@ def test_envpool_ids_run_the_same_mdp(
     hive.close()
     with pytest.raises(ValueError, match="size must be 4 or 8"):
         envpool.make_gymnasium("FrozenLake-v1", size=5)
+
+
+# ----------------------------------------------------------------------------------- random maps, wide maps
+def _random_map_reference(seed: int, n: int, mode: str, **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """Gymnasium's FrozenLake-v1 with map_name=None draws generate_random_map() when it is made (from
+    fresh entropy); envhive draws it from each env's first seed, i.e. generate_random_map(seed=s + i)."""
+    from gymnasium.envs.toy_text.frozen_lake import generate_random_map
+
+    def make(i: int) -> Any:
+        return lambda: gymnasium.make("FrozenLake-v1", desc=generate_random_map(seed=seed + i), **kwargs)
+
+    return gymnasium.vector.SyncVectorEnv([make(i) for i in range(n)], autoreset_mode=GYM_MODES[mode])
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_map_name_none_draws_gymnasiums_random_map(mode: str) -> None:
+    for seed in (0, 7):
+        hive = envhive.make("FrozenLake-v1", map_name=None, num_envs=3, seed=seed, autoreset_mode=mode)
+        ref = _random_map_reference(seed, 3, mode)
+        assert hive.single_observation_space == ref.single_observation_space == gymnasium.spaces.Discrete(64)
+        try:
+            lockstep(hive, ref, mode, seed, 300, action_seed=seed, infos=True)
+        finally:
+            hive.close()
+            ref.close()
+
+
+def test_random_map_frames_and_unseeded_pools() -> None:
+    """The map itself (its frame) is generate_random_map(seed=...)'s; a reset with a new seed keeps it,
+    as Gymnasium's map is fixed when the env is made; an unseeded pool draws maps from entropy."""
+    pytest.importorskip("pygame")
+    from gymnasium.envs.toy_text.frozen_lake import generate_random_map
+
+    hive = envhive.make("FrozenLake-v1", map_name=None, desc=None, num_envs=2, seed=3, render_mode="rgb_array")
+    hive.reset()
+    for i in range(2):
+        ref = gymnasium.make("FrozenLake-v1", desc=generate_random_map(seed=3 + i), render_mode="rgb_array")
+        ref.reset(seed=3 + i)
+        np.testing.assert_array_equal(hive.render(env_ids=[i])[0], ref.render())
+        first = hive.render(env_ids=[i])[0]
+        hive.reset(seed=100)
+        np.testing.assert_array_equal(hive.render(env_ids=[i])[0], first)  # the same map after reseeding
+        ref.close()
+    hive.close()
+    unseeded = envhive.make("FrozenLake-v1", map_name=None, num_envs=8, seed=None, render_mode="rgb_array")
+    unseeded.reset()
+    frames = unseeded.render()
+    assert len({f.tobytes() for f in frames}) > 1, "8 maps from entropy should not all be the same"
+    unseeded.close()
+
+
+@pytest.mark.parametrize(
+    "desc", [["S" + "F" * 598 + "G"], ["SF" + "H" * 600, "F" * 601 + "G"], ["SF"] + ["FF"] * 600 + ["FG"]]
+)
+def test_maps_wider_than_the_frame_render_as_gymnasium(desc: list[str]) -> None:
+    """Past 512 cells a side a cell is 0 pixels (Gymnasium scales its tiles to nothing): the frame is
+    Gymnasium's, not an error -- where nothing draws, the last frame's pixels stay (the agent of an
+    earlier step), as on Gymnasium's window surface."""
+    pytest.importorskip("pygame")
+    ref = _quiet(gymnasium.make, "FrozenLake-v1", desc=desc, render_mode="rgb_array", is_slippery=False)
+    hive = envhive.make("FrozenLake-v1", desc=desc, num_envs=1, seed=0, render_mode="rgb_array", is_slippery=False)
+    ref.reset(seed=0)
+    hive.reset()
+    for t in range(6):
+        np.testing.assert_array_equal(hive.render()[0], ref.render(), err_msg=f"frame {t}")
+        action = 2 if t % 2 == 0 else 1  # right, down, ...
+        ref.step(action)
+        hive.step(np.array([action]))
+    hive.close()
+    ref.close()

@@ -1,5 +1,7 @@
 #include "scene_renderer.h"
 
+#include "../mujoco_env.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -115,7 +117,23 @@ SceneRenderer::~SceneRenderer() {
   if (current) ctx_->end();
 }
 
+void SceneRenderer::drop_freed_models() {
+  const uint64_t freed = shared_models_freed();
+  if (freed == freed_seen_) return;
+  freed_seen_ = freed;
+  for (auto it = assets_.begin(); it != assets_.end();) {
+    if (it->second->serial != model_serial(it->first)) {
+      mjr_freeContext(&it->second->con);
+      mjv_freeScene(&it->second->scene);
+      it = assets_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 SceneRenderer::ModelAssets& SceneRenderer::assets(const mjModel* m, int width, int height, int max_geom) {
+  drop_freed_models();  // a freed model's assets never serve another model at its address
   auto it = assets_.find(m);
   if (it == assets_.end()) {
     auto a = std::make_unique<ModelAssets>();
@@ -131,6 +149,7 @@ SceneRenderer::ModelAssets& SceneRenderer::assets(const mjModel* m, int width, i
       mjv_freeScene(&a->scene);
       throw;
     }
+    a->serial = model_serial(m);
     it = assets_.emplace(m, std::move(a)).first;
   }
   ModelAssets& a = *it->second;

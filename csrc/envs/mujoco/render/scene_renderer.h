@@ -103,8 +103,12 @@ class SceneRenderer final : public RenderState {
     mjrContext con;
     mjvScene scene;
     uint64_t terrain = 0;  // the terrain last uploaded (upload_hfield); 0: the model's own
+    uint64_t serial = 0;   // the model's model_serial() when they were made
   };
   ModelAssets& assets(const mjModel* m, int width, int height, int max_geom);
+  // With the context current: frees the assets of models freed since (their serial is gone).
+  void drop_freed_models();
+  uint64_t freed_seen_ = 0;  // shared_models_freed() at the last drop_freed_models
 
   std::unique_ptr<GlContext> ctx_;
   int max_geom_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -83,12 +84,20 @@ FrozenLakeSize frozen_lake_size(int nrow, int ncol) {
   return {std::min<int64_t>(64 * ncol, 512), std::min<int64_t>(64 * nrow, 512)};
 }
 
-void draw_frozen_lake(uint8_t* rgb, int nrow, int ncol, const std::string& tiles, int64_t s, Sprites& sprites) {
+void draw_frozen_lake(uint8_t* rgb, int nrow, int ncol, const std::string& tiles, int64_t s, Sprites& sprites,
+                      const uint8_t* previous) {
   const FrozenLakeSize size = frozen_lake_size(nrow, ncol);
   const int win_w = static_cast<int>(size.width), win_h = static_cast<int>(size.height);
   const int cw = win_w / ncol, ch = win_h / nrow;
   Canvas cv(rgb, win_w, win_h, /*flip_y=*/false);
-  cv.fill({0, 0, 0});  // a new pygame.Surface; the tiles may not cover its right and bottom edges
+  // Gymnasium draws every frame on the env's one window surface: a new pygame.Surface (black) the
+  // first time, then the last frame, whose pixels stay where nothing draws over them (the right and
+  // bottom edges the tiles do not cover; with cells of 0 pixels, maps over 512 tiles a side, the
+  // agent of earlier frames).
+  if (previous)
+    std::memcpy(rgb, previous, static_cast<size_t>(win_w) * static_cast<size_t>(win_h) * 3);
+  else
+    cv.fill({0, 0, 0});
 
   // Tiles fill a cell; the agent, flag and letters keep their proportions (drawn for 64 px cells).
   auto tile = [&](const char* f) -> const RgbaImage& { return sprites.get(image(f), cw, ch); };

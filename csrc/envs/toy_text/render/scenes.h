@@ -38,7 +38,9 @@ struct FrozenLakeSize {
   int64_t width, height;
 };
 FrozenLakeSize frozen_lake_size(int nrow, int ncol);
-void draw_frozen_lake(uint8_t* rgb, int nrow, int ncol, const std::string& tiles, int64_t s, Sprites& sprites);
+// `previous`: the env's last frame (the window surface Gymnasium draws on again), or null (a new one).
+void draw_frozen_lake(uint8_t* rgb, int nrow, int ncol, const std::string& tiles, int64_t s, Sprites& sprites,
+                      const uint8_t* previous);
 
 constexpr int64_t kTaxiWidth = 536, kTaxiHeight = 456;
 struct TaxiScene {
