@@ -51,7 +51,8 @@ std::shared_ptr<const mjModel> task_model(const std::string& xml) {
 #if defined(__GLIBC__)
   malloc_trim(0);  // the compiler's scratch (tens of MB per model) back to the OS: an MT50 pool loads 44 models
 #endif
-  std::shared_ptr<const mjModel> model(m, [](const mjModel* p) { mj_deleteModel(const_cast<mjModel*>(p)); });
+  // A shared model (its serial keys a thread's render assets, as every MuJoCo family's models do).
+  std::shared_ptr<const mjModel> model = mujoco::shared_model(m);
   // SawyerMocapBase.reset_mocap_welds: every weld's data = (0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 5), the
   // fields MuJoCo 3 had (MuJoCo 4's twelfth keeps its compiled value, as the tests' shim does).
   if (m->nmocap > 0)
