@@ -14,6 +14,9 @@ DM_CONTROL := "dm-control==1.0.52"
 # craftax 1.6.1 (the Craftax family's reference) declares pygame, which would overwrite pygame-ce's
 # `pygame` package: installed without its dependencies, which the [craftax-reference] extra provides.
 CRAFTAX := "craftax==1.6.1"
+# metaworld 3.1.1 pins mujoco 3.3.0; it runs on envhive's mujoco 4.0.0 (its tests shim one line) and is installed
+# without its dependencies, like dm-control (the envhive[metaworld] extra has the others).
+METAWORLD := "metaworld==3.1.1"
 # ray[rllib] 2.60 pins gymnasium==1.2.2, the lower end of envhive's Gymnasium range: RLlib and the
 # suite at that end run in a second venv, with envhive installed as a wheel built from build/.
 VENV_RLLIB := .venv-rllib
@@ -64,7 +67,7 @@ $(VENV)/.built: $(VENV)/bin/python $(SOURCES)
 $(VENV)/.installed: $(VENV)/.built
 	$(PIP) install --quiet $(BUILD_REQS)
 	$(PIP) install --quiet $(FULL_BUILD) -e ".[test,$(ADAPTERS)]"
-	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL) $(CRAFTAX)
+	$(PIP) install --quiet --no-deps $(ACME) $(DM_CONTROL) $(CRAFTAX) $(METAWORLD)
 	touch $@
 
 $(VENV_RLLIB)/.installed: $(VENV)/.installed
@@ -74,7 +77,7 @@ $(VENV_RLLIB)/.installed: $(VENV)/.installed
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/envhive-*.whl
 	$(VENV_RLLIB)/bin/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/envhive-*.whl)[test,rllib,$(ADAPTERS)]"
-	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME) $(DM_CONTROL)
+	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME) $(DM_CONTROL) $(METAWORLD)
 	$(VENV_RLLIB)/bin/python -c "import gymnasium, ray; assert gymnasium.__version__ == '1.2.2', gymnasium.__version__"
 	touch $@
 
