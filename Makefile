@@ -77,7 +77,7 @@ $(VENV_RLLIB)/.installed: $(VENV)/.installed
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV_RLLIB)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/envhive-*.whl
 	$(VENV_RLLIB)/bin/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/envhive-*.whl)[test,rllib,$(ADAPTERS)]"
-	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME) $(DM_CONTROL) $(METAWORLD)
+	$(VENV_RLLIB)/bin/python -m pip install --quiet --no-deps $(ACME) $(DM_CONTROL) $(CRAFTAX) $(METAWORLD)
 	$(VENV_RLLIB)/bin/python -c "import gymnasium, ray; assert gymnasium.__version__ == '1.2.2', gymnasium.__version__"
 	touch $@
 

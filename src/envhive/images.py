@@ -17,6 +17,7 @@ The font sources need pygame (``pip install "envhive[box2d]"``, which installs p
 
 from __future__ import annotations
 
+import importlib.metadata
 import struct
 import zlib
 from functools import cache
@@ -25,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from envhive.errors import MissingExtraError
+from envhive.errors import MissingExtraError, RenderError
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _BYTES_PER_PIXEL = 4
@@ -107,7 +108,28 @@ def read_render_image(source: str | Path) -> np.ndarray:
     text = str(source)
     if text.startswith(FONT_SOURCE):
         return _font_image(text)
-    return read_png_rgba(source)
+    path = Path(source)
+    if not path.is_file():
+        # No env's frame can be drawn (env_id -1): the art is missing, not one env's state.
+        raise RenderError(f"cannot draw the frame: its image {path} does not exist{_shipped_by(path)}", -1, [])
+    return read_png_rgba(path)
+
+
+def _shipped_by(path: Path) -> str:
+    """Which installed distribution should have shipped ``path`` (a renderer draws the art of one
+    release: the toy-text frames are Gymnasium 1.4's, which Gymnasium 1.2 does not have)."""
+    parts = path.parts
+    if "site-packages" not in parts or parts.index("site-packages") + 1 >= len(parts):
+        return ""
+    package = parts[parts.index("site-packages") + 1]
+    try:
+        version = importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+    return (
+        f" (the installed {package} {version} does not ship it; envhive draws the images of the {package} "
+        "release its docs name for this task: docs/envs.md)"
+    )
 
 
 @cache
