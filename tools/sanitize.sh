@@ -41,10 +41,10 @@ for kind in "${kinds[@]}"; do
   "$venv/bin/python" -m pip install --quiet "scikit-build-core>=0.10,<2" "nanobind>=2.9,<3" "numpy>=2.0,<3" \
     "cmake>=3.26" ninja "mujoco-core==4.0.0" "ale-py==0.12.1" "gymnasium>=1.1,<1.5"
   # Only the families the tests below make (classic control, toy text, the test tasks, Python envs,
-  # MuJoCo for test_render): every other family's C++ is left out of the instrumented builds.
+  # MuJoCo and Atari for test_render): every other family's C++ is left out of the instrumented builds.
   "$venv/bin/python" -m pip install --quiet --no-build-isolation -e ".[all,sanitize]" \
     -C build-dir="build/$kind" -C cmake.build-type=RelWithDebInfo \
-    -C cmake.define.ENVHIVE_FAMILIES="classic_control;toy_text;testing;python;mujoco" \
+    -C cmake.define.ENVHIVE_FAMILIES="classic_control;toy_text;testing;python;mujoco;atari" \
     -C cmake.define.CMAKE_CXX_FLAGS="$flags" -C cmake.define.CMAKE_SHARED_LINKER_FLAGS="$flags" \
     -C cmake.define.ENVHIVE_MODULE_RUN_ENV="LD_PRELOAD=$runtime"
 
