@@ -45,7 +45,7 @@ class HiveParallelEnv(ParallelEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], Any]:
         obs, infos = self.venv.reset(seed=seed, options=self._options(options))
         self.agents = [a for a in self.possible_agents if bool(infos[a]["live"][0])]
-        return {a: np.array(obs[a][0]) for a in self.agents}, {a: self._info(infos[a]) for a in self.agents}
+        return {a: _first(obs[a]) for a in self.agents}, {a: self._info(infos[a]) for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], Any, Any, Any, Any]:
         if not isinstance(actions, Mapping):
@@ -66,7 +66,7 @@ class HiveParallelEnv(ParallelEnv):  # type: ignore[misc]
         batched = {a: self._batched(a, v) for a, v in actions.items()}
         obs, rewards, terms, truncs, infos = self.venv.step(batched)
         took_part = [a for a in self.possible_agents if bool(infos[a]["live"][0])]
-        out_obs = {a: np.array(obs[a][0]) for a in took_part}
+        out_obs = {a: _first(obs[a]) for a in took_part}
         out_rew = {a: float(rewards[a][0]) for a in took_part}
         out_term = {a: bool(terms[a][0]) for a in took_part}
         out_trunc = {a: bool(truncs[a][0]) for a in took_part}
@@ -123,3 +123,12 @@ class HiveParallelEnv(ParallelEnv):  # type: ignore[misc]
             else:
                 out[key] = value
         return out
+
+
+def _first(batched: Any) -> Any:
+    """The first env's value of a batched observation (a copy), nested as its space."""
+    if isinstance(batched, dict):
+        return {key: _first(value) for key, value in batched.items()}
+    if isinstance(batched, tuple):
+        return tuple(_first(value) for value in batched)
+    return np.array(batched[0])

@@ -16,7 +16,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo.utils.conversions import aec_to_parallel
+from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 from pettingzoo.utils.env import AECEnv, ParallelEnv
 
 from envhive.multiagent.layout import AgentLayout
@@ -27,11 +27,14 @@ AGENTS_METADATA = "envhive.agents"
 
 
 def as_parallel(env: Any) -> ParallelEnv:
-    """A PettingZoo ParallelEnv (an AEC env converted with ``aec_to_parallel``)."""
+    """A PettingZoo ParallelEnv: an AEC env converted with ``aec_to_parallel`` (where its metadata
+    says it is parallelizable), else with ``turn_based_aec_to_parallel`` (board games)."""
     if isinstance(env, ParallelEnv):
         return env
     if isinstance(env, AECEnv):
-        return aec_to_parallel(env)
+        if env.metadata.get("is_parallelizable", False):
+            return aec_to_parallel(env)
+        return turn_based_aec_to_parallel(env)
     raise TypeError(f"expected a PettingZoo ParallelEnv or AECEnv, got {type(env).__name__}")
 
 
@@ -112,10 +115,18 @@ class ParallelAsGym(gymnasium.Env[dict[str, Any], np.ndarray]):
 
 
 def _blank(space: spaces.Space[Any]) -> Any:
-    """The observation of an agent not in play (zeros of its space)."""
-    return spaces.utils.unflatten(space, np.zeros(spaces.utils.flatdim(space), dtype=np.float64)) if not isinstance(
-        space, spaces.Box
-    ) else np.zeros(space.shape, dtype=space.dtype)
+    """The observation of an agent not in play: zeros (a Discrete's start), leaf by leaf."""
+    if isinstance(space, spaces.Box | spaces.MultiBinary):
+        return np.zeros(space.shape, dtype=space.dtype)
+    if isinstance(space, spaces.Discrete):
+        return np.asarray(space.start, dtype=space.dtype)
+    if isinstance(space, spaces.MultiDiscrete):
+        return np.asarray(space.start, dtype=space.dtype).copy()
+    if isinstance(space, spaces.Dict):
+        return {key: _blank(sub) for key, sub in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_blank(sub) for sub in space.spaces)
+    raise TypeError(f"an agent observation space envhive cannot blank: {space}")
 
 
 @dataclass(frozen=True)
