@@ -44,6 +44,7 @@ __all__ = [
     "MultiAgentVectorEnv",
     "ParallelAsGym",
     "PettingZooFactory",
+    "Task",
     "make",
     "parallel_env",
     "vector_env",
