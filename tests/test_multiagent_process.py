@@ -62,7 +62,11 @@ def random_actions(rng, env_or_spaces, agents, obs=None):
     [
         (simple_spread_v3.parallel_env, "mpe2.simple_spread_v3", {"max_cycles": 12}),
         (simple_adversary_v3.parallel_env, simple_adversary_v3.parallel_env, {"max_cycles": 9}),
-        (lambda: aec_to_parallel(rps_v2.env(num_actions=5, max_cycles=7)), rps_v2.env, {"num_actions": 5, "max_cycles": 7}),
+        (
+            lambda: aec_to_parallel(rps_v2.env(num_actions=5, max_cycles=7)),
+            rps_v2.env,
+            {"num_actions": 5, "max_cycles": 7},
+        ),
     ],
     ids=["simple_spread", "simple_adversary", "rps_aec"],
 )
@@ -111,7 +115,7 @@ def test_same_step_autoreset_and_final_obs():
     obs, _ = venv.reset(seed=3)
     ref.reset(seed=3)
     zero = {a: np.zeros(2, np.int64) for a in venv.possible_agents}
-    for t in range(4):
+    for _ in range(4):
         obs, rew, term, trunc, infos = venv.step(zero)
         o, r, *_ = ref.step({a: 0 for a in ref.agents})
     assert all(trunc[a].all() for a in venv.possible_agents)

@@ -28,7 +28,9 @@ from envhive.errors import MissingExtraError
 try:
     import pettingzoo  # noqa: F401 - the multiagent extra: checked here, used by the views
 except ImportError as missing:  # pragma: no cover - the extra is installed wherever this is tested
-    raise MissingExtraError(f'envhive.multiagent needs PettingZoo: pip install "envhive[multiagent]" ({missing})') from None
+    raise MissingExtraError(
+        f'envhive.multiagent needs PettingZoo: pip install "envhive[multiagent]" ({missing})'
+    ) from None
 
 from envhive.multiagent.batched import MultiAgentVectorEnv
 from envhive.multiagent.flat import AgentVectorEnv
