@@ -226,3 +226,26 @@ def test_spawned_workers_play_the_reference_episode():
         for a in venv.possible_agents:
             equal(obs[a][i], ref_obs[a])
     venv.close()
+
+
+@pytest.mark.parametrize("make_env", [simple_spread_v3.parallel_env, simple_adversary_v3.parallel_env, rps_v2.env])
+def test_the_unchecked_aec_cycle_plays_the_reference_episodes(make_env):
+    """The envs a worker builds after its first step their AEC env without PettingZoo's check
+    wrappers (AecCycle): the same episodes as the reference's own parallel env, two of them."""
+    from envhive.multiagent.pettingzoo_env import AecCycle, ParallelAsGym, as_parallel
+
+    fast = ParallelAsGym(make_env(), checks=False)
+    assert isinstance(fast.par, AecCycle)
+    ref = as_parallel(make_env())
+    rng = np.random.default_rng(4)
+    for episode in range(2):
+        seed = 7 if episode == 0 else None
+        (got_obs, got_info), (want_obs, want_info) = fast.par.reset(seed=seed), ref.reset(seed=seed)
+        equal(got_obs, want_obs)
+        assert got_info == want_info
+        while ref.agents:
+            acts = random_actions(rng, ref, ref.agents)
+            got, want = fast.par.step(acts), ref.step(acts)
+            equal(got[0], want[0])
+            assert [dict(x) for x in got[1:]] == [dict(x) for x in want[1:]]
+            assert fast.par.agents == ref.agents
