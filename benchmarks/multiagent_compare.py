@@ -9,7 +9,7 @@ stepped with random actions by
 
 Reported in agent-steps/s (env steps x 3 agents). Writes benchmarks/results/multiagent_compare.md.
 
-    python benchmarks/multiagent_compare.py [--seconds 5] [--num-envs 64] [--workers 2]
+    python benchmarks/multiagent_compare.py [--seconds 2] [--rounds 3] [--num-envs 64] [--workers 2]
 """
 
 from __future__ import annotations
@@ -25,54 +25,63 @@ import numpy as np
 N_AGENTS = 3
 
 
-def timed(step, seconds: float, warmup: int = 20) -> tuple[int, float]:
-    for _ in range(warmup):
-        step()
-    n, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        for _ in range(10):
-            step()
-        n += 10
-    return n, elapsed
+class Engine:
+    """One engine under test: ``step()`` advances it once and returns the agent-steps it made."""
+
+    def __init__(self, name: str, step, close) -> None:
+        self.name, self.step, self.close = name, step, close
+        self.rates: list[float] = []
+
+    def measure(self, seconds: float) -> None:
+        done, start = 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds:
+            for _ in range(5):
+                done += self.step()
+        self.rates.append(done / elapsed)
 
 
-def envhive_batched(num_envs: int, workers: int, seconds: float) -> float:
-    from envhive import multiagent as ma
-
-    venv = ma.make("mpe2.simple_spread_v3", num_envs=num_envs, num_workers=workers, seed=0)
-    venv.reset()
-    rng = np.random.default_rng(0)
-    actions = [{a: rng.integers(0, 5, num_envs) for a in venv.possible_agents} for _ in range(64)]
+def cycling(items):
     k = [0]
 
-    def step() -> None:
-        venv.step(actions[k[0] % 64])
+    def take():
         k[0] += 1
+        return items[k[0] % len(items)]
 
-    n, elapsed = timed(step, seconds)
-    venv.close()
-    return n * num_envs * N_AGENTS / elapsed
+    return take
 
 
-def envhive_flat(num_envs: int, workers: int, seconds: float) -> float:
+def envhive_batched(num_envs: int, workers: int, **kwargs) -> Engine:
+    from envhive import multiagent as ma
+
+    venv = ma.make("mpe2.simple_spread_v3", num_envs=num_envs, num_workers=workers, seed=0, **kwargs)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    actions = cycling([{a: rng.integers(0, 5, num_envs) for a in venv.possible_agents} for _ in range(64)])
+
+    def step() -> int:
+        venv.step(actions())
+        return num_envs * N_AGENTS
+
+    extra = "".join(f", {k}={v}" for k, v in kwargs.items())
+    return Engine(f"envhive process backend, batched facade (make{extra})", step, venv.close)
+
+
+def envhive_flat(num_envs: int, workers: int) -> Engine:
     from envhive import multiagent as ma
 
     flat = ma.vector_env("mpe2.simple_spread_v3", num_envs=num_envs, num_workers=workers, seed=0)
     flat.reset()
     rng = np.random.default_rng(0)
-    actions = [rng.integers(0, 5, num_envs * N_AGENTS) for _ in range(64)]
-    k = [0]
+    actions = cycling([rng.integers(0, 5, num_envs * N_AGENTS) for _ in range(64)])
 
-    def step() -> None:
-        flat.step(actions[k[0] % 64])
-        k[0] += 1
+    def step() -> int:
+        flat.step(actions())
+        return num_envs * N_AGENTS
 
-    n, elapsed = timed(step, seconds)
-    flat.close()
-    return n * num_envs * N_AGENTS / elapsed
+    return Engine("envhive process backend, flattened view (vector_env)", step, flat.close)
 
 
-def supersuit(num_envs: int, workers: int, seconds: float) -> float:
+def supersuit(num_envs: int, workers: int) -> Engine:
     import supersuit as ss
     from mpe2 import simple_spread_v3
 
@@ -80,72 +89,82 @@ def supersuit(num_envs: int, workers: int, seconds: float) -> float:
     venv = ss.concat_vec_envs_v1(env, num_envs, num_cpus=workers, base_class="gymnasium")
     venv.reset(seed=0)
     rng = np.random.default_rng(0)
-    actions = [rng.integers(0, 5, num_envs * N_AGENTS) for _ in range(64)]
-    k = [0]
+    actions = cycling([rng.integers(0, 5, num_envs * N_AGENTS) for _ in range(64)])
 
-    def step() -> None:
-        venv.step(actions[k[0] % 64])
-        k[0] += 1
+    def step() -> int:
+        venv.step(actions())
+        return num_envs * N_AGENTS
 
-    n, elapsed = timed(step, seconds)
-    venv.close()
-    return n * num_envs * N_AGENTS / elapsed
+    return Engine(f"SuperSuit concat_vec_envs_v1 (num_cpus={workers})", step, venv.close)
 
 
-def pettingzoo_loop(seconds: float) -> float:
+def pettingzoo_loop() -> Engine:
     from mpe2 import simple_spread_v3
 
     env = simple_spread_v3.parallel_env()
     env.reset(seed=0)
     rng = np.random.default_rng(0)
-    actions = [{a: int(x) for a, x in zip(env.possible_agents, rng.integers(0, 5, N_AGENTS), strict=True)} for _ in range(64)]
-    k = [0]
-    agent_steps = [0]
+    actions = cycling(
+        [dict(zip(env.possible_agents, rng.integers(0, 5, N_AGENTS).tolist(), strict=True)) for _ in range(64)]
+    )
 
-    def step() -> None:
+    def step() -> int:
         if not env.agents:
             env.reset()
-        acts = actions[k[0] % 64]
-        agent_steps[0] += len(env.agents)
+        acts = actions()
+        n = len(env.agents)
         env.step({a: acts[a] for a in env.agents})
-        k[0] += 1
+        return n
 
-    n, elapsed = timed(step, seconds, warmup=0)
-    return agent_steps[0] / elapsed
+    return Engine("PettingZoo loop (one env)", step, env.close)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per engine and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, the engines interleaved in each")
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "multiagent_compare.md"))
     args = parser.parse_args()
+    engines = [
+        envhive_batched(args.num_envs, args.workers),
+        envhive_flat(args.num_envs, args.workers),
+        supersuit(args.num_envs, args.workers),
+        # the backend pins its workers when they cover every core: on a machine shared with other work,
+        # unpinned workers move away from busy cores
+        envhive_batched(args.num_envs, args.workers, pin_workers=False),
+        pettingzoo_loop(),
+    ]
+    for engine in engines:  # warm-up
+        engine.measure(0.3)
+        engine.rates.clear()
     load_before = os.getloadavg()
-    rows = [
-        ("envhive process backend, batched facade (make)", envhive_batched(args.num_envs, args.workers, args.seconds)),
-        ("envhive process backend, flattened view (vector_env)", envhive_flat(args.num_envs, args.workers, args.seconds)),
-        (f"SuperSuit concat_vec_envs_v1 (num_cpus={args.workers})", supersuit(args.num_envs, args.workers, args.seconds)),
-        ("PettingZoo loop (one env)", pettingzoo_loop(args.seconds)),
-    ]
+    for _ in range(args.rounds):
+        for engine in engines:
+            engine.measure(args.seconds)
     load_after = os.getloadavg()
-    base = rows[2][1]
+    for engine in engines:
+        engine.close()
+    rate = {e.name: float(np.median(e.rates)) for e in engines}
+    base = rate[engines[2].name]
     lines = [
-        "# Multi-agent speed: mpe2 simple_spread_v3 (3 agents), random actions",
+        "# Multi-agent speed: mpe2 simple_spread_v3 (3 agents, max_cycles 25), random actions",
         "",
-        f"{args.num_envs} envs, {args.workers} worker processes (SuperSuit: num_cpus={args.workers}); "
-        f"{args.seconds:g} s per engine after a warm-up, one run, engines one after another. "
-        f"Machine: {os.cpu_count()} cores ({platform.processor() or platform.machine()}), shared; "
-        f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after.",
+        f"{args.num_envs} envs, {args.workers} worker processes (SuperSuit: num_cpus={args.workers}); the engines "
+        f"interleaved, {args.rounds} rounds of {args.seconds:g} s each after a warm-up, median per engine. "
+        f"Machine: {os.cpu_count()} cores ({platform.machine()}), shared with other work: load average "
+        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after.",
         "",
-        "| engine | agent-steps/s | vs SuperSuit |",
-        "|---|---:|---:|",
+        "| engine | agent-steps/s (median) | per round | vs SuperSuit |",
+        "|---|---:|---|---:|",
     ]
-    for name, rate in rows:
-        lines.append(f"| {name} | {rate:,.0f} | {rate / base:.2f}x |")
+    for e in engines:
+        rounds = ", ".join(f"{r:,.0f}" for r in e.rates)
+        lines.append(f"| {e.name} | {rate[e.name]:,.0f} | {rounds} | {rate[e.name] / base:.2f}x |")
     lines += [
         "",
-        "Made by `python benchmarks/multiagent_compare.py` (agent-steps = env steps x 3 agents; the PettingZoo",
+        "Made by `python benchmarks/multiagent_compare.py` (agent-steps: env steps x 3 agents; the PettingZoo",
         "loop counts the agents in play). Native MPE (no processes) is the mpe family's own benchmark.",
         "",
     ]
