@@ -249,3 +249,17 @@ def test_the_unchecked_aec_cycle_plays_the_reference_episodes(make_env):
             equal(got[0], want[0])
             assert [dict(x) for x in got[1:]] == [dict(x) for x in want[1:]]
             assert fast.par.agents == ref.agents
+
+
+def test_pettingzoo_checks_keep_the_wrappers():
+    from envhive.multiagent.pettingzoo_env import AecCycle, ParallelAsGym, PettingZooFactory
+
+    plain = PettingZooFactory(simple_spread_v3.parallel_env)
+    assert not isinstance(plain().par, AecCycle)  # this process's first env keeps PettingZoo's checks
+    assert isinstance(plain().par, AecCycle)
+    checked = PettingZooFactory(simple_spread_v3.parallel_env, checks=True)
+    assert not isinstance(checked().par, AecCycle) and not isinstance(checked().par, AecCycle)
+    assert isinstance(ParallelAsGym(simple_spread_v3.parallel_env()).par, type(simple_spread_v3.parallel_env()))
+    venv = ma.make("mpe2.simple_spread_v3", num_envs=2, pettingzoo_checks=True, start_method="fork", max_cycles=2)
+    venv.reset(seed=0)
+    venv.close()

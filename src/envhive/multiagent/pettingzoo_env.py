@@ -209,8 +209,7 @@ class PettingZooFactory:
     make: Callable[..., Any]
     name: str = ""
     kwargs: dict[str, Any] = field(default_factory=dict)
-
-    checks: bool = False
+    checks: bool = False  # keep PettingZoo's check wrappers in every env, not only a worker's first
 
     def __call__(self, **kwargs: Any) -> ParallelAsGym:
         # The first env a process builds keeps PettingZoo's check wrappers (as the process backend's
