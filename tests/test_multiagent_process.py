@@ -263,3 +263,67 @@ def test_pettingzoo_checks_keep_the_wrappers():
     venv = ma.make("mpe2.simple_spread_v3", num_envs=2, pettingzoo_checks=True, start_method="fork", max_cycles=2)
     venv.reset(seed=0)
     venv.close()
+
+
+MPE2 = [
+    "simple_v3",
+    "simple_adversary_v3",
+    "simple_crypto_v3",
+    "simple_push_v3",
+    "simple_reference_v3",
+    "simple_speaker_listener_v4",
+    "simple_spread_v3",
+    "simple_tag_v3",
+    "simple_world_comm_v3",
+]
+
+
+def sample(rng, space):
+    if hasattr(space, "n"):
+        return int(rng.integers(space.n))
+    return rng.uniform(space.low, space.high).astype(space.dtype)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize("name", MPE2)
+def test_deep_every_mpe2_scenario_equals_its_reference(name, mode, continuous):
+    """Every mpe2 scenario, both action kinds, two autoreset modes: 4 envs (2 workers, seeds 100..103),
+    three games each, every observation, reward and flag equal to the reference's own."""
+    import importlib
+
+    module = importlib.import_module(f"mpe2.{name}")
+    n, kwargs = 4, {"max_cycles": 6, "continuous_actions": continuous}
+    venv = ma.make(f"mpe2.{name}", num_envs=n, seed=100, num_workers=2, autoreset_mode=mode, **kwargs)
+    refs = [module.parallel_env(**kwargs) for _ in range(n)]
+    obs, _ = venv.reset()
+    ref_obs = [r.reset(seed=100 + i)[0] for i, r in enumerate(refs)]
+    rng = np.random.default_rng(2)
+    games = [0] * n
+    while min(games) < 3:
+        for i, ref in enumerate(refs):
+            for a in ref.agents:
+                equal(obs[a][i], ref_obs[i][a])
+        per_env = [{a: sample(rng, ref.action_space(a)) for a in ref.agents} for ref in refs]
+        actions = {}
+        for a in venv.possible_agents:
+            space = venv.action_space(a)
+            column = [per_env[i].get(a, sample(rng, space)) for i in range(n)]
+            actions[a] = np.array(column, dtype=np.int64 if hasattr(space, "n") else space.dtype)
+        obs, rew, term, trunc, infos = venv.step(actions)
+        for i, ref in enumerate(refs):
+            if not per_env[i]:  # NEXT_STEP: this was the pool's reset step
+                ref_obs[i] = ref.reset()[0]
+                continue
+            o, r, te, tr, _ = ref.step(per_env[i])
+            for a in r:
+                assert (rew[a][i], term[a][i], trunc[a][i]) == (r[a], te[a], tr[a]), (name, i, a)
+            ref_obs[i] = o
+            if not ref.agents:
+                games[i] += 1
+                if mode == "same_step":
+                    for a in o:
+                        equal(infos[a]["final_obs"][i], o[a])
+                    ref_obs[i] = ref.reset()[0]
+    venv.close()
