@@ -327,3 +327,18 @@ def test_deep_every_mpe2_scenario_equals_its_reference(name, mode, continuous):
                         equal(infos[a]["final_obs"][i], o[a])
                     ref_obs[i] = ref.reset()[0]
     venv.close()
+
+
+def test_render_is_the_reference_frame():
+    env = ma.parallel_env("mpe2.simple_spread_v3", render_mode="rgb_array", max_cycles=3, start_method="fork")
+    ref = simple_spread_v3.parallel_env(render_mode="rgb_array", max_cycles=3)
+    env.reset(seed=0)
+    ref.reset(seed=0)
+    for _ in range(2):
+        frame = env.render()
+        assert frame.shape == (700, 700, 3)
+        np.testing.assert_array_equal(frame, ref.render())
+        env.step({a: 1 for a in env.agents})
+        ref.step({a: 1 for a in ref.agents})
+    assert env.metadata["render_fps"] == 10 and "rgb_array" in env.metadata["render_modes"]
+    env.close()
