@@ -221,3 +221,6 @@ class PettingZooFactory:
 
     def __str__(self) -> str:
         return self.name or getattr(self.make, "__qualname__", repr(self.make))
+
+    def __repr__(self) -> str:  # what the process backend names the pool's env by
+        return f"PettingZoo:{self}"
