@@ -342,3 +342,32 @@ def test_render_is_the_reference_frame():
         ref.step({a: 1 for a in ref.agents})
     assert env.metadata["render_fps"] == 10 and "rgb_array" in env.metadata["render_modes"]
     env.close()
+
+
+def test_flattened_view_equals_supersuit_row_for_row():
+    """SuperSuit's concat_vec_envs_v1(pettingzoo_env_to_vec_env_v1(env), 2) and vector_env(..., num_envs=2),
+    both seeded 0: the same rows (env * n_agents + agent), rewards, flags and autoresets, step for step."""
+    import supersuit as ss
+
+    ref = ss.concat_vec_envs_v1(
+        ss.pettingzoo_env_to_vec_env_v1(simple_spread_v3.parallel_env(max_cycles=5)), 2, num_cpus=0
+    )
+    flat = ma.vector_env("mpe2.simple_spread_v3", num_envs=2, max_cycles=5, seed=0, start_method="fork")
+    obs, _ = flat.reset()
+    ref_obs, _ = ref.reset(seed=0)
+    equal(obs, ref_obs)
+    rng = np.random.default_rng(5)
+    for _ in range(12):  # two games and a bit
+        actions = rng.integers(0, 5, 6)
+        obs, rew, term, trunc, info = flat.step(actions)
+        ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(actions)
+        equal(obs, ref_obs)
+        np.testing.assert_array_equal(rew, ref_rew)
+        np.testing.assert_array_equal(term, ref_term.astype(bool))
+        np.testing.assert_array_equal(trunc, ref_trunc.astype(bool))
+        for row, row_info in enumerate(ref_info):
+            if "terminal_observation" in row_info:
+                assert info["_final_obs"][row]
+                equal(info["final_obs"][row], row_info["terminal_observation"])
+    flat.close()
+    ref.close()
