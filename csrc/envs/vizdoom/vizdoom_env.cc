@@ -1,6 +1,5 @@
 #include "vizdoom_env.h"
 
-#include <cfloat>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -109,6 +108,8 @@ std::vector<ConfigField> VizdoomEnv::config(const TaskArgs& args) {
   };
 }
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 Spaces VizdoomEnv::spaces(const Config& c, const TaskArgs& a) {
   const int h = int_field(c, "img_height", 1, kMaxSide), w = int_field(c, "img_width", 1, kMaxSide);
   const int stack = int_field(c, "stack_num", 1, kMaxStack);
@@ -119,8 +120,8 @@ Spaces VizdoomEnv::spaces(const Config& c, const TaskArgs& a) {
   s.observation = SpaceSpec::box(DType::kUInt8, {int64_t{stack} * d.channels, h, w}, {0.0}, {255.0});
   if (c.flag("use_combined_action"))
     s.action = SpaceSpec::discrete(static_cast<int64_t>(action_set_size(c, d.buttons)));
-  else
-    s.action = SpaceSpec::box(DType::kFloat64, {static_cast<int64_t>(d.buttons.size())}, {-DBL_MAX}, {DBL_MAX});
+  else  // one value per button, unbounded (a delta button takes any value): Gymnasium samples it
+    s.action = SpaceSpec::box(DType::kFloat64, {static_cast<int64_t>(d.buttons.size())}, {-kInf}, {kInf});
   for (const InfoVariable& v : info_variables()) s.infos.push_back({v.name, DType::kFloat64, {}});
   return s;
 }
