@@ -261,3 +261,18 @@ def test_deep_async_pool_routes_every_env_like_its_own_parallel_env(continuous):
             outcome[i] = {a: (r[a], te[a], tr[a]) for a in r}
         obs, rew, term, trunc, infos = venv.recv()
     venv.close()
+
+
+def test_box_actions_are_checked_per_agent():
+    env = ma.parallel_env(TASK, continuous=True, leave_after=[2, 2])
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"agent 'agent_1' must have shape \(3,\)"):
+        env.step({"agent_0": np.zeros(2, np.float32), "agent_1": np.zeros(2, np.float32)})
+    obs, rew, *_ = env.step({"agent_0": np.array([1, -1], np.float32), "agent_1": np.ones(3, np.float32)})
+    assert rew["agent_1"] == 1.0 and rew["agent_0"] in (1.0, -1.0)
+    env.close()
+    venv = ma.make(TASK, num_envs=2, continuous=True, leave_after=[2, 2])
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match=r"agent 'agent_0' must have shape \(2, 2\)"):
+        venv.step({"agent_0": np.zeros((2, 3), np.float32), "agent_1": np.zeros((2, 3), np.float32)})
+    venv.close()
