@@ -208,6 +208,17 @@ Config TaskDef::resolve_config(const std::map<std::string, ConfigValue>& values)
   for (const auto& [name, value] : values) {
     auto it = resolved.find(name);
     if (it == resolved.end()) throw std::invalid_argument(meta.id + ": unknown config field '" + name + "'");
+    // NaN configures nothing: refused for every number of every task, in lists and tables too
+    // (a NaN gravity or probability would otherwise run, silently, on NaN states).
+    const auto nan_in = [](const std::vector<double>& xs) {
+      return std::any_of(xs.begin(), xs.end(), [](double x) { return std::isnan(x); });
+    };
+    bool nan = false;
+    if (const auto* d = std::get_if<double>(&value)) nan = std::isnan(*d);
+    if (const auto* l = std::get_if<std::vector<double>>(&value)) nan = nan_in(*l);
+    if (const auto* t = std::get_if<ConfigTable>(&value))
+      for (const auto& [key, xs] : *t) nan = nan || nan_in(xs);
+    if (nan) throw std::invalid_argument(meta.id + ": " + name + " is NaN (a number is needed)");
     it->second = value;
   }
   return Config(std::move(resolved));

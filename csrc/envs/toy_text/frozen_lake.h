@@ -55,6 +55,7 @@ class FrozenLakeEnv final : public Env {
     if (c.reals("reward_schedule").size() != 3)
       throw std::invalid_argument("reward_schedule must hold 3 rewards (goal, hole, frozen), got " +
                                   std::to_string(c.reals("reward_schedule").size()));
+    c.real_in("success_rate", 0.0, 1.0, " (a probability)");
     const FrozenLakeSize size = frozen_lake_size(lake.nrow, lake.ncol);
     return {SpaceSpec::discrete(lake.nrow * lake.ncol),
             SpaceSpec::discrete(4),
@@ -64,7 +65,7 @@ class FrozenLakeEnv final : public Env {
   FrozenLakeEnv(const Config& c, int /*env_id*/, const std::string&)
       : lake_(parse_lake(c.text("desc"), c.text("map_name"))),
         slippery_(c.flag("is_slippery")),
-        success_rate_(c.real("success_rate")),
+        success_rate_(c.real_in("success_rate", 0.0, 1.0, " (a probability)")),
         fail_rate_((1.0 - success_rate_) / 2.0),
         rewards_(c.reals("reward_schedule")) {
     if (!lake_.tiles.empty()) start_states();

@@ -27,7 +27,9 @@ class TaxiEnv final : public Env {
         {"fickle_probability", 0.3, "Probability, drawn at reset, that the passenger is fickle this episode."},
     };
   }
-  static Spaces spaces(const Config&) {
+  static Spaces spaces(const Config& c) {
+    c.real_in("rainy_probability", 0.0, 1.0, " (a probability)");
+    c.real_in("fickle_probability", 0.0, 1.0, " (a probability)");
     return {SpaceSpec::discrete(kStates),
             SpaceSpec::discrete(kActions),
             {InfoSpec{"prob", DType::kFloat64, {}}, InfoSpec{"action_mask", DType::kInt8, {kActions}}},
@@ -36,9 +38,9 @@ class TaxiEnv final : public Env {
   TaxiEnv(const Config& c, int /*env_id*/)
       : rainy_(c.flag("is_rainy")),
         fickle_passenger_(c.flag("fickle_passenger")),
-        rainy_probability_(c.real("rainy_probability")),
+        rainy_probability_(c.real_in("rainy_probability", 0.0, 1.0, " (a probability)")),
         lateral_probability_((1.0 - rainy_probability_) / 2.0),
-        fickle_probability_(c.real("fickle_probability")) {}
+        fickle_probability_(c.real_in("fickle_probability", 0.0, 1.0, " (a probability)")) {}
 
   void reset() override;
   StepResult step(const void* action) override;
