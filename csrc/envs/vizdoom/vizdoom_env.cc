@@ -1,6 +1,7 @@
 #include "vizdoom_env.h"
 
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -24,8 +25,24 @@ int int_field(const Config& c, const char* name, int64_t low, int64_t high) {
   return static_cast<int>(v);
 }
 
+// A path kwarg names a file that exists (ViZDoom tries `path` and, for WADs, `path.wad`): else a
+// ValueError naming the kwarg when the pool is made, not an engine error at the first reset.
+void check_path(const Config& c, const char* name, const char* suffix) {
+  const std::string& path = c.text(name);
+  if (path.empty()) return;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) ||
+      (suffix[0] != '\0' && std::filesystem::is_regular_file(path + suffix, ec)))
+    return;
+  throw std::invalid_argument(std::string(name) + ": no such file '" + path + "'");
+}
+
 // The scenario's cfg and wad: the kwargs when given, else the id's own files.
 ScenarioFiles files_of(const Config& c, const TaskArgs& a) {
+  check_path(c, "cfg_path", "");
+  check_path(c, "wad_path", ".wad");
+  check_path(c, "vzd_path", "");
+  check_path(c, "iwad_path", ".wad");
   ScenarioFiles f = a.scenario.empty() ? ScenarioFiles{} : scenario_files(a.scenario);
   if (!c.text("cfg_path").empty()) f.cfg = c.text("cfg_path");
   if (!c.text("wad_path").empty()) f.wad = c.text("wad_path");

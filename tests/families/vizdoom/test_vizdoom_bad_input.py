@@ -23,8 +23,18 @@ BAD = [
     ({"delta_button_config": {"ATTACK": [3, -1, 1]}}, ValueError, "delta button"),
     ({"delta_button_config": {"TURN_LEFT_RIGHT_DELTA": [3, -1, 1]}, "use_combined_action": True}, ValueError,
      "no button TURN_LEFT_RIGHT_DELTA"),
-    ({"cfg_path": "/nonexistent/x.cfg"}, (ValueError, RuntimeError), "x.cfg"),
+    ({"cfg_path": "/nonexistent/x.cfg"}, ValueError, "cfg_path: no such file '/nonexistent/x.cfg'"),
 ]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["cfg_path", "wad_path", "vzd_path", "iwad_path"])
+def test_missing_files_are_refused_when_the_pool_is_made(name):
+    """Issue 40's sweep: a path to nothing was an engine error at the first reset (or a bare
+    RuntimeError for cfg_path); now a ValueError naming the kwarg, before any engine starts."""
+    with pytest.raises(ValueError, match=f"{name}: no such file 'no-such-file'"):
+        envhive.make("D1Basic-v1", num_envs=1, **{name: "no-such-file"})
+    with pytest.raises(ValueError, match=f"{name}: no such file"):
+        envhive.make_spec("D1Basic-v1", **{name: "no-such-file"})
 
 
 @pytest.mark.parametrize(("kwargs", "error", "match"), BAD, ids=[next(iter(k)) for k, _, _ in BAD])
