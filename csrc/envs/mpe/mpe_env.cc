@@ -73,7 +73,7 @@ MpeEnv::MpeEnv(const Config& c, int /*env_id*/, const ScenarioDef& def)
       scenario_(def.make(c)),
       continuous_(c.flag("continuous_actions")),
       has_local_ratio_(def.local_ratio),
-      max_cycles_(c.integer_in("max_cycles", 1, INT64_MAX)) {
+      max_cycles_(c.integer_in("max_cycles", 1, INT64_MAX, " (steps before every agent is truncated)")) {
   const size_t n = scenario_->world.num_agents();
   reward_.assign(n, 0.0);
   terminated_.assign(n, 0);

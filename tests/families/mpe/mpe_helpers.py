@@ -56,6 +56,7 @@ def lockstep(
     action_seed: int = 0,
     action_range: tuple[float, float] = (0.0, 1.0),
     autoreset_mode: str = "next_step",
+    reference_seed_offset: int = 0,
     **kwargs: Any,
 ) -> dict[str, int]:
     """Steps a pool and mpe2's envs together; asserts every value equal. Returns counts (episode
@@ -67,12 +68,12 @@ def lockstep(
     pool = envhive.make(task_id, num_envs=num_envs, seed=seed, autoreset_mode=mode, **kwargs)
     refs = [reference_parallel_env(task_id, **kwargs) for _ in range(num_envs)]
     agents = list(refs[0].possible_agents)
-    counts = {"episode_ends": 0, "resets": 0, "steps": 0}
+    counts = {"episode_ends": 0, "terminations": 0, "resets": 0, "steps": 0}
     try:
         obs, _ = pool.reset()
         assert list(obs) == agents, (list(obs), agents)
         for i, ref in enumerate(refs):
-            ref_obs, _ = ref.reset(seed=seed + i)
+            ref_obs, _ = ref.reset(seed=seed + i + reference_seed_offset)
             for a in agents:
                 assert same_bits(obs[a][i], ref_obs[a]), (task_id, "reset", i, a, obs[a][i], ref_obs[a])
         rng = np.random.default_rng(action_seed)
@@ -95,11 +96,14 @@ def lockstep(
                     ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(acts[i])
                     counts["steps"] += 1
                     done = all(ref_term[a] or ref_trunc[a] for a in agents)
+                    # SAME_STEP: the ending step's infos are in final_info (info holds the reset's).
+                    step_info = info["final_info"] if mode == AutoresetMode.SAME_STEP and done else info
                     for k, a in enumerate(agents):
-                        assert same_bits(np.float64(info["agent_reward"][i][k]), np.float64(ref_rew[a])), (
-                            *where, "reward", a, info["agent_reward"][i][k], ref_rew[a])
-                        assert bool(info["agent_terminated"][i][k]) == ref_term[a], (*where, "terminated", a)
-                        assert bool(info["agent_truncated"][i][k]) == ref_trunc[a], (*where, "truncated", a)
+                        assert same_bits(np.float64(step_info["agent_reward"][i][k]), np.float64(ref_rew[a])), (
+                            *where, "reward", a, step_info["agent_reward"][i][k], ref_rew[a])
+                        assert bool(step_info["agent_terminated"][i][k]) == ref_term[a], (*where, "terminated", a)
+                        assert bool(step_info["agent_truncated"][i][k]) == ref_trunc[a], (*where, "truncated", a)
+                        assert bool(step_info["agent_live"][i][k]), (*where, "live", a)
                     team = 0.0
                     for a in agents:
                         team += ref_rew[a]
@@ -116,6 +120,7 @@ def lockstep(
                         assert same_bits(obs[a][i], ref_obs[a]), (*where, "obs", a, obs[a][i], ref_obs[a])
                     if done:
                         counts["episode_ends"] += 1
+                        counts["terminations"] += any(ref_term[a] for a in agents)
                         pending[i] = mode == AutoresetMode.NEXT_STEP
     finally:
         pool.close()
