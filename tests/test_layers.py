@@ -51,6 +51,7 @@ LAYERS: dict[str, int] = {
     "envhive.envpool": 5,
     "envhive.episodes": 5,
     "envhive.xla": 5,
+    "envhive.multiagent": 5,
     "envhive.adapters": 6,
     "envhive.ray": 6,
     "envhive.cli": 7,

@@ -131,6 +131,17 @@ nb::dict task_manifest() {
     }
     spaces["infos"] = infos;
     spaces["render"] = render_json(s.render);
+    if (!s.agents.empty()) {
+      nb::list agents;
+      for (const auto& agent : s.agents) {
+        nb::dict a;
+        a["name"] = agent.name;
+        a["observation"] = space_json(agent.observation);
+        a["action"] = space_json(agent.action);
+        agents.append(a);
+      }
+      spaces["agents"] = agents;
+    }
     entry["spaces"] = spaces;
     tasks[t.meta.id.c_str()] = entry;
   }

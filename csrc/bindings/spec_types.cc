@@ -168,11 +168,17 @@ void bind_spec_types(nb::module_& m) {
       .def_ro("threads", &RenderSpec::threads)
       .def_prop_ro("available", &RenderSpec::available);
 
+  nb::class_<AgentSpec>(m, "AgentSpec", "One agent of a multi-agent task: its name, observation and action spaces.")
+      .def_ro("name", &AgentSpec::name)
+      .def_ro("observation", &AgentSpec::observation)
+      .def_ro("action", &AgentSpec::action);
+
   nb::class_<Spaces>(m, "Spaces", "What a task exposes once its config is known.")
       .def_ro("observation", &Spaces::observation)
       .def_ro("action", &Spaces::action)
       .def_ro("infos", &Spaces::infos)
-      .def_ro("render", &Spaces::render);
+      .def_ro("render", &Spaces::render)
+      .def_ro("agents", &Spaces::agents, "A multi-agent task's agents, in order; empty for a single-agent task.");
 
   nb::class_<TaskInfo>(m, "TaskInfo", "A registered task's metadata and config fields.")
       .def_prop_ro("id", [](const TaskInfo& t) { return t.meta.id; })

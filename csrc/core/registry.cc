@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "multi_agent.h"
 #include "task.h"
 
 namespace envhive {
@@ -82,9 +83,54 @@ void validate_space(const SpaceSpec& s, const std::string& what, const std::stri
       fail("has low > high (or a NaN bound) at element " + std::to_string(i));
 }
 
+bool agent_info_name(const std::string& name) {
+  for (const char* reserved : kAgentInfoNames)
+    if (name == reserved) return true;
+  return false;
+}
+
+bool same_box(const SpaceSpec& a, const SpaceSpec& b) {
+  if (a.kind != b.kind || a.dtype != b.dtype || a.shape != b.shape) return false;
+  for (size_t i = 0; i < a.count(); ++i)
+    if (a.low_at(i) != b.low_at(i) || a.high_at(i) != b.high_at(i)) return false;
+  return true;
+}
+
+// A multi-agent task's agents against the pool-level spaces multi_agent_spaces builds from them.
+void validate_agents(const Spaces& spaces, const std::string& task) {
+  const auto fail = [&](const std::string& why) { throw InvalidDeclaration(task + ": " + why); };
+  std::set<std::string> names;
+  for (size_t i = 0; i < spaces.agents.size(); ++i) {
+    const AgentSpec& agent = spaces.agents[i];
+    if (agent.name.empty() || agent.name.find('/') != std::string::npos)
+      fail("agent " + std::to_string(i) + " has a name that is empty or holds '/'");
+    if (!names.insert(agent.name).second) fail("the agent name '" + agent.name + "' is declared twice");
+    validate_space(agent.observation, "observation space of agent '" + agent.name + "'", task);
+    validate_space(agent.action, "action space of agent '" + agent.name + "'", task);
+  }
+  const SpaceSpec& obs = spaces.observation;
+  bool keys_match = obs.kind == SpaceSpec::Kind::kDict && obs.items.size() == spaces.agents.size();
+  for (size_t i = 0; keys_match && i < obs.items.size(); ++i) keys_match = obs.items[i].first == spaces.agents[i].name;
+  if (!keys_match)
+    fail("a multi-agent task's observation must be a Dict keyed by its agent names, in agent order "
+         "(declare its spaces with multi_agent_spaces)");
+  if (!same_box(spaces.action, agents_action_space(spaces.agents, task)))
+    fail("a multi-agent task's action space must be its agents' action row (declare its spaces with "
+         "multi_agent_spaces)");
+  const auto expected = agent_infos(spaces.agents.size());
+  bool infos_match = spaces.infos.size() >= expected.size();
+  for (size_t i = 0; infos_match && i < expected.size(); ++i)
+    infos_match = spaces.infos[i].name == expected[i].name && spaces.infos[i].dtype == expected[i].dtype &&
+                  spaces.infos[i].shape == expected[i].shape;
+  if (!infos_match)
+    fail("a multi-agent task's first info fields must be agent_reward, agent_terminated, agent_truncated and "
+         "agent_live of shape [n_agents] (declare its spaces with multi_agent_spaces)");
+}
+
 }  // namespace
 
 void validate_spaces(const Spaces& spaces, const std::string& task) {
+  if (!spaces.agents.empty()) validate_agents(spaces, task);
   validate_space(spaces.observation, "observation space", task);
   if (const size_t leaves = space_leaves(spaces.observation).size(); leaves > kMaxObsLeaves)
     throw InvalidDeclaration(task + ": the observation space has " + std::to_string(leaves) + " leaves, at most " +
@@ -100,6 +146,8 @@ void validate_spaces(const Spaces& spaces, const std::string& task) {
     if (info.name.empty()) throw InvalidDeclaration(task + ": an info field has no name");
     if (pool_info_name(info.name))
       throw InvalidDeclaration(task + ": info field '" + info.name + "' is reserved (the pool reports it)");
+    if (spaces.agents.empty() && agent_info_name(info.name))
+      throw InvalidDeclaration(task + ": info field '" + info.name + "' is reserved for multi-agent tasks");
     if (!names.insert(info.name).second)
       throw InvalidDeclaration(task + ": info field '" + info.name + "' is declared twice");
     for (int64_t d : info.shape)

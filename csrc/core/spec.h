@@ -298,12 +298,23 @@ struct RenderSpec {
 // The largest frame side validate_spaces accepts.
 inline constexpr int64_t kMaxRenderSide = 16384;
 
+// One agent of a multi-agent task (csrc/core/multi_agent.h): its name (PettingZoo's agent id), its
+// observation (any space) and its action (one Box or Discrete leaf).
+struct AgentSpec {
+  std::string name;
+  SpaceSpec observation;
+  SpaceSpec action;
+};
+
 // What a task exposes once its config is known.
 struct Spaces {
   SpaceSpec observation;
   SpaceSpec action;
   std::vector<InfoSpec> infos;
   RenderSpec render = {};  // none unless the task renders
+  // A multi-agent task's agents, in order (multi_agent_spaces builds observation, action and the
+  // first infos from them); empty: a single-agent task.
+  std::vector<AgentSpec> agents = {};
 };
 
 // The most info fields a task may declare (write_row hands an env one pointer per field from a
@@ -311,6 +322,9 @@ struct Spaces {
 inline constexpr size_t kMaxInfoFields = 64;
 // Info keys every batch carries; a task may not declare them.
 inline constexpr const char* kPoolInfoNames[] = {"env_id", "elapsed_step"};
+// The first info fields of every multi-agent task, in this order, each of shape [n_agents]
+// (multi_agent_spaces declares them; a single-agent task may not): float64, bool, bool, bool.
+inline constexpr const char* kAgentInfoNames[] = {"agent_reward", "agent_terminated", "agent_truncated", "agent_live"};
 
 // A task's declarations are wrong (not its config's values): thrown by validate_spaces.
 struct InvalidDeclaration : std::invalid_argument {

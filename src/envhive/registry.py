@@ -8,7 +8,7 @@ import difflib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -18,7 +18,7 @@ from envhive import authoring, catalog
 from envhive.catalog import TaskInfo
 from envhive.checks import autoreset_mode, env_seeds
 from envhive.errors import UnknownTaskError
-from envhive.spaces import InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
+from envhive.spaces import AgentLike, InfoLike, RenderDecl, SpaceLike, info_fields, to_gym_space
 
 GYM_NAMESPACE = "envhive"
 # The most envs one pool holds (csrc/core/pool.h kMaxNumEnvs; a test checks they agree).
@@ -65,6 +65,14 @@ class PoolConfig:
         return self.batch_size < self.num_envs
 
 
+class AgentSpaces(NamedTuple):
+    """One agent of a multi-agent task: its name (PettingZoo's agent id) and single-env spaces."""
+
+    name: str
+    observation_space: gymnasium.Space[Any]
+    action_space: gymnasium.Space[Any]
+
+
 @dataclass(frozen=True)
 class TaskSpec:
     """A task with a resolved configuration, without any env built: what the task is (``task``),
@@ -81,6 +89,9 @@ class TaskSpec:
     pool: PoolConfig
     render: RenderDecl | None = None
     """The frames its renderer draws for this config (None: the task has no renderer)."""
+    agents: tuple[AgentSpaces, ...] = ()
+    """A multi-agent task's agents, in order (empty for a single-agent task): the observation is a
+    Dict of theirs, the action their action row (``csrc/core/multi_agent.h``)."""
 
     @property
     def id(self) -> str:
@@ -288,9 +299,10 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         act_decl: SpaceLike = spaces.action
         infos: Sequence[InfoLike] = spaces.infos
         render = spaces.render
+        agents: Sequence[AgentLike] = spaces.agents
     else:
         decl = catalog.module_for(info.id).task_spaces(info.id, config)
-        obs_decl, act_decl, infos = decl.observation, decl.action, decl.infos
+        obs_decl, act_decl, infos, agents = decl.observation, decl.action, decl.infos, decl.agents
         render = RenderDecl.of(decl.render)
     if pool.render_mode is not None and render is None:
         raise ValueError(f"{info.id} has no renderer: render_mode must be None (it renders no {pool.render_mode!r})")
@@ -302,6 +314,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         info_fields=info_fields(infos),
         pool=pool,
         render=render,
+        agents=tuple(AgentSpaces(a.name, to_gym_space(a.observation), to_gym_space(a.action)) for a in agents),
     )
 
 

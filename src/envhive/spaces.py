@@ -128,6 +128,39 @@ class InfoDecl:
         return cls(name=str(d["name"]), dtype=str(d["dtype"]), shape=tuple(int(x) for x in d["shape"]))
 
 
+class AgentLike(Protocol):
+    """One agent of a multi-agent task (a module's AgentSpec, or an AgentDecl)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def observation(self) -> SpaceLike: ...
+    @property
+    def action(self) -> SpaceLike: ...
+
+
+@dataclass(frozen=True)
+class AgentDecl:
+    """One agent of a multi-agent task as a manifest holds it: its name (PettingZoo's agent id),
+    observation and action declarations (``csrc/core/multi_agent.h``)."""
+
+    name: str
+    observation: SpaceDecl
+    action: SpaceDecl
+
+    @classmethod
+    def of(cls, a: AgentLike) -> AgentDecl:
+        return cls(name=str(a.name), observation=SpaceDecl.of(a.observation), action=SpaceDecl.of(a.action))
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> AgentDecl:
+        return cls(
+            name=str(d["name"]),
+            observation=SpaceDecl.from_json(d["observation"]),
+            action=SpaceDecl.from_json(d["action"]),
+        )
+
+
 class RenderLike(Protocol):
     """A task's frame declaration (a module's RenderSpec, or a RenderDecl)."""
 

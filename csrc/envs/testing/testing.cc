@@ -1,6 +1,7 @@
 #include "testing.h"
 
 #include "dummy.h"
+#include "multi_agent_dummy.h"
 #include "rng_draws.h"
 #include "structured_dummy.h"
 
@@ -20,6 +21,11 @@ void register_testing(TaskRegistry& registry) {
                                         .family = "testing",
                                         .doc = "Engine test env: a program of numpy Generator calls, drawn at reset.",
                                         .hidden = true});
+  register_task<MultiAgentDummyEnv>(
+      registry, {.id = "MultiAgentDummy-v0",
+                 .family = "testing",
+                 .doc = "Engine test env of several agents that leave at different steps, with different spaces.",
+                 .hidden = true});
 }
 
 }  // namespace envhive

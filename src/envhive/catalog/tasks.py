@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from envhive.spaces import ConfigDecl, InfoDecl, RenderDecl, SpaceDecl
+from envhive.spaces import AgentDecl, ConfigDecl, InfoDecl, RenderDecl, SpaceDecl
 
 # Gymnasium's grammar of an environment id ([namespace/]name[-vN]); every listed task is registered
 # with Gymnasium, so a plug-in's ids must follow it.
@@ -22,6 +22,7 @@ class DefaultSpaces:
     action: SpaceDecl
     infos: tuple[InfoDecl, ...]
     render: RenderDecl | None = None  # None: the task has no renderer
+    agents: tuple[AgentDecl, ...] = ()  # a multi-agent task's agents (csrc/core/multi_agent.h); () for one agent
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class TaskInfo:
     # max_episode_steps is part of the task (minigrid's max_steps scales its reward), not only a
     # truncation: a single env keeps it and Gymnasium registers no TimeLimit around the id.
     task_time_limit: bool = False
+
+    @property
+    def multi_agent(self) -> bool:
+        """A task of several agents (PettingZoo's parallel API: envhive.multiagent)."""
+        return self.default_spaces is not None and bool(self.default_spaces.agents)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -69,6 +75,7 @@ class TaskInfo:
                 SpaceDecl.of(s.action),
                 tuple(InfoDecl.of(i) for i in s.infos),
                 RenderDecl.of(s.render),
+                tuple(AgentDecl.of(a) for a in s.agents),
             ),
         )
 
@@ -91,6 +98,7 @@ class TaskInfo:
                 SpaceDecl.from_json(spaces["action"]),
                 tuple(InfoDecl.from_json(i) for i in spaces["infos"]),
                 RenderDecl.from_json(spaces.get("render")),
+                tuple(AgentDecl.from_json(a) for a in spaces.get("agents", ())),
             ),
             task_time_limit=bool(entry.get("task_time_limit", False)),
         )
