@@ -27,7 +27,9 @@ def same_bits(a: Any, b: Any) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def _actions(refs: list[Any], agents: list[str], rng: np.random.Generator, low: float, high: float) -> list[dict[str, Any]]:
+def _actions(
+    refs: list[Any], agents: list[str], rng: np.random.Generator, low: float, high: float
+) -> list[dict[str, Any]]:
     out = []
     for ref in refs:
         acts: dict[str, Any] = {}
@@ -100,7 +102,12 @@ def lockstep(
                     step_info = info["final_info"] if mode == AutoresetMode.SAME_STEP and done else info
                     for k, a in enumerate(agents):
                         assert same_bits(np.float64(step_info["agent_reward"][i][k]), np.float64(ref_rew[a])), (
-                            *where, "reward", a, step_info["agent_reward"][i][k], ref_rew[a])
+                            *where,
+                            "reward",
+                            a,
+                            step_info["agent_reward"][i][k],
+                            ref_rew[a],
+                        )
                         assert bool(step_info["agent_terminated"][i][k]) == ref_term[a], (*where, "terminated", a)
                         assert bool(step_info["agent_truncated"][i][k]) == ref_trunc[a], (*where, "truncated", a)
                         assert bool(step_info["agent_live"][i][k]), (*where, "live", a)
@@ -109,7 +116,10 @@ def lockstep(
                         team += ref_rew[a]
                     assert rew[i] == team, (*where, "team reward", rew[i], team)
                     assert bool(trunc[i]) == all(ref_trunc[a] for a in agents), (*where, "pool truncation")
-                    assert bool(term[i]) == (done and not all(ref_trunc[a] for a in agents)), (*where, "pool termination")
+                    assert bool(term[i]) == (done and not all(ref_trunc[a] for a in agents)), (
+                        *where,
+                        "pool termination",
+                    )
                     if mode == AutoresetMode.SAME_STEP and done:
                         final = info["final_obs"][i]
                         for a in agents:

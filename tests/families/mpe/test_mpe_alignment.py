@@ -10,8 +10,9 @@ csrc/envs/mpe/numerics.h). Observations are mpe2's float32 casts of its float64 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from mpe_helpers import TASK_IDS, lockstep
+from mpe_helpers import TASK_IDS, lockstep, same_bits
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -52,7 +53,13 @@ def test_lockstep_detects_a_different_seed() -> None:
 def test_deep_seeds_and_modes(task_id: str, continuous: bool, mode: str) -> None:
     for seed in (0, 7, 123456789):
         counts = lockstep(
-            task_id, seed=seed, num_envs=3, steps=60, action_seed=seed, autoreset_mode=mode, continuous_actions=continuous
+            task_id,
+            seed=seed,
+            num_envs=3,
+            steps=60,
+            action_seed=seed,
+            autoreset_mode=mode,
+            continuous_actions=continuous,
         )
         assert counts["episode_ends"] >= 6
 
@@ -62,3 +69,31 @@ def test_deep_seeds_and_modes(task_id: str, continuous: bool, mode: str) -> None
 def test_deep_long_episodes(task_id: str) -> None:
     counts = lockstep(task_id, seed=5, num_envs=2, steps=420, max_cycles=200, action_seed=9)
     assert counts["episode_ends"] == 4
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_parallel_env_is_mpe2s_parallel_env(task_id: str) -> None:
+    """envhive.multiagent.parallel_env(id) against mpe2's parallel_env(): the same dicts (observations,
+    rewards, terminations, truncations, env.agents) over two episodes, and PettingZoo's API test."""
+    from pettingzoo.test import parallel_api_test
+
+    import envhive.multiagent as ma
+    from envhive.families.mpe import reference_parallel_env
+
+    parallel_api_test(ma.parallel_env(task_id, max_cycles=6), num_cycles=15)
+    ours, ref = ma.parallel_env(task_id, max_cycles=8), reference_parallel_env(task_id, max_cycles=8)
+    rng = np.random.default_rng(0)
+    for episode in range(2):
+        obs, _ = ours.reset(seed=21) if episode == 0 else ours.reset()
+        ref_obs, _ = ref.reset(seed=21) if episode == 0 else ref.reset()
+        while True:
+            assert ours.agents == ref.agents
+            assert obs.keys() == ref_obs.keys() and all(same_bits(obs[a], ref_obs[a]) for a in ref_obs)
+            if not ref.agents:
+                break
+            actions = {a: int(rng.integers(ref.action_space(a).n)) for a in ref.agents}
+            obs, rew, term, trunc, _ = ours.step(actions)
+            ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(actions)
+            assert rew == dict(ref_rew) and term == ref_term and trunc == ref_trunc
+    ours.close()
+    ref.close()

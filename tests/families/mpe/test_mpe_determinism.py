@@ -40,7 +40,7 @@ def _row(record: Any, i: int) -> Any:
 def test_replays_from_the_same_seed(task_id: str) -> None:
     a = _trajectory(task_id, 3, 42, 20)
     b = _trajectory(task_id, 3, 42, 20)
-    for ra, rb in zip(a, b):
+    for ra, rb in zip(a, b, strict=True):
         for i in range(3):
             assert same_bits(_row(ra, i), _row(rb, i))
 

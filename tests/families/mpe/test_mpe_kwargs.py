@@ -29,8 +29,14 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("simple_tag_v3", {"num_good": 0, "num_adversaries": 2, "num_obstacles": 3}),
     ("simple_reference_v3", {"local_ratio": 0.0}),
     ("simple_reference_v3", {"local_ratio": 0.9}),
-    ("simple_world_comm_v3", {"num_good": 1, "num_adversaries": 1, "num_obstacles": 0, "num_food": 1, "num_forests": 0}),
-    ("simple_world_comm_v3", {"num_good": 3, "num_adversaries": 2, "num_obstacles": 2, "num_food": 3, "num_forests": 3}),
+    (
+        "simple_world_comm_v3",
+        {"num_good": 1, "num_adversaries": 1, "num_obstacles": 0, "num_food": 1, "num_forests": 0},
+    ),
+    (
+        "simple_world_comm_v3",
+        {"num_good": 3, "num_adversaries": 2, "num_obstacles": 2, "num_food": 3, "num_forests": 3},
+    ),
     ("simple_world_comm_v3", {"num_good": 2, "num_adversaries": 0, "num_food": 2}),
 ]
 
@@ -102,5 +108,7 @@ def test_terminate_on_success(task_id: str) -> None:
 def test_deep_kwargs_lockstep(task_id: str, kwargs: dict[str, Any], continuous: bool) -> None:
     _spaces_match(task_id, {**kwargs, "continuous_actions": continuous})
     for seed in (1, 99):
-        counts = lockstep(task_id, seed=seed, num_envs=2, steps=90, max_cycles=40, continuous_actions=continuous, **kwargs)
+        counts = lockstep(
+            task_id, seed=seed, num_envs=2, steps=90, max_cycles=40, continuous_actions=continuous, **kwargs
+        )
         assert counts["episode_ends"] >= 4
