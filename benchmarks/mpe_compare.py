@@ -125,8 +125,10 @@ def _loop_bench(seconds: float) -> float:
         bindir = Path(sys.executable).parent
         cmake = shutil.which("cmake") or str(bindir / "cmake")
         env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
-        configure = [cmake, "-S", str(ROOT), "-B", str(BUILD), "-DCMAKE_BUILD_TYPE=Release", "-DENVHIVE_BUILD_BENCH=ON",
-                     "-DENVHIVE_FAMILIES=mpe", "-DENVHIVE_BUILD_XLA=OFF", f"-DPython_EXECUTABLE={sys.executable}"]  # fmt: skip
+        configure = [
+            cmake, "-S", str(ROOT), "-B", str(BUILD), "-DCMAKE_BUILD_TYPE=Release", "-DENVHIVE_BUILD_BENCH=ON",
+            "-DENVHIVE_FAMILIES=mpe", "-DENVHIVE_BUILD_XLA=OFF", f"-DPython_EXECUTABLE={sys.executable}",
+        ]  # fmt: skip
         if shutil.which("ninja") or (bindir / "ninja").exists():
             configure += ["-G", "Ninja"]
         print(f"building mpe_loop_bench in {BUILD} ...", file=sys.stderr)
