@@ -1,5 +1,7 @@
 #include "mpe_env.h"
 
+#include "frame.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -65,7 +67,7 @@ Spaces MpeEnv::spaces(const Config& c, const ScenarioDef& def) {
                                   : SpaceSpec::discrete(layouts[i].n);
     agents.push_back({s->agent_names[i], observation_box(s->observation_size(i)), std::move(action)});
   }
-  return multi_agent_spaces(std::move(agents));
+  return multi_agent_spaces(std::move(agents), {}, {.height = kFrameSide, .width = kFrameSide, .fps = kFrameFps});
 }
 
 MpeEnv::MpeEnv(const Config& c, int /*env_id*/, const ScenarioDef& def)
@@ -73,7 +75,8 @@ MpeEnv::MpeEnv(const Config& c, int /*env_id*/, const ScenarioDef& def)
       scenario_(def.make(c)),
       continuous_(c.flag("continuous_actions")),
       has_local_ratio_(def.local_ratio),
-      max_cycles_(c.integer_in("max_cycles", 1, INT64_MAX, " (steps before every agent is truncated)")) {
+      max_cycles_(c.integer_in("max_cycles", 1, INT64_MAX, " (steps before every agent is truncated)")),
+      dynamic_rescaling_(c.flag("dynamic_rescaling")) {
   const size_t n = scenario_->world.num_agents();
   reward_.assign(n, 0.0);
   terminated_.assign(n, 0);
@@ -89,6 +92,11 @@ MpeEnv::MpeEnv(const Config& c, int /*env_id*/, const ScenarioDef& def)
 void MpeEnv::reset_agents() {
   scenario_->reset_world(rng());
   steps_ = 0;
+  original_cam_range_ = camera_range(scenario_->world);
+}
+
+void MpeEnv::render(uint8_t* rgb, RenderSlot&) {
+  draw_frame(scenario_->world, original_cam_range_, dynamic_rescaling_, rgb);
 }
 
 void MpeEnv::set_discrete(size_t agent, int64_t a) {

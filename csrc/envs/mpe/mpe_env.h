@@ -21,6 +21,7 @@ class MpeEnv final : public MultiAgentEnv {
   MpeEnv(const Config& c, int env_id, const ScenarioDef& def);
 
   void write_obs_leaves(void* const* dst) const override;
+  void render(uint8_t* rgb, RenderSlot& slot) override;
 
  protected:
   void reset_agents() override;
@@ -45,6 +46,8 @@ class MpeEnv final : public MultiAgentEnv {
   double local_ratio_ = 0.0;
   int64_t max_cycles_;
   int64_t steps_ = 0;
+  bool dynamic_rescaling_;
+  double original_cam_range_ = 1.0;  // mpe2's camera range at reset (the frames' zoom reference)
   mutable std::vector<double> obs_buf_;
 };
 

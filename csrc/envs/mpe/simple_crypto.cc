@@ -29,7 +29,10 @@ class SimpleCrypto final : public Scenario {
   }
 
   void reset_world(Pcg64& rng) override {
+    for (size_t i = 0; i < 3; ++i) set_color(world.agent(i), i == 0 ? 0.75 : 0.25, 0.25, 0.25);
+    for (size_t l = 0; l < 2; ++l) set_color(world.landmark(l), code_[l][0], code_[l][1], code_[l][2]);
     goal_ = static_cast<size_t>(rng.integers(0, 2));
+    set_color(world.agent(1), code_[goal_][0], code_[goal_][1], code_[goal_][2]);  // bob wears the goal's code
     key_ = static_cast<size_t>(rng.integers(0, 2));
     world.clear_motion();
     for (size_t i = 0; i < 3; ++i) draw_position(world.agent(i), rng, -1.0, 1.0);
