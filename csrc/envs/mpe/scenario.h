@@ -46,6 +46,8 @@ struct ScenarioDef {
   bool terminate_option = false;  // the task has terminate_on_success
 };
 
+inline constexpr double kZero2[16] = {};  // zero padding (a slot of up to 16 values)
+
 // Appends concatenation parts to an observation: the cursor of a float64 buffer.
 struct ObsWriter {
   double* out;

@@ -4,6 +4,7 @@
 // distance.
 #include <memory>
 
+#include "partial_observability.h"
 #include "scenario.h"
 
 namespace envhive::mpe {
@@ -12,7 +13,8 @@ namespace {
 class SimpleAdversary final : public Scenario {
  public:
   explicit SimpleAdversary(const Config& c)
-      : n_(static_cast<size_t>(c.integer_in("N", 1, kMaxAgents - 1, " (good agents and landmarks; one adversary more)"))) {
+      : n_(static_cast<size_t>(c.integer_in("N", 1, kMaxAgents - 1, " (good agents and landmarks; one adversary more)"))),
+        limits_(NeighborLimits::from(c)) {
     world.build(n_ + 1, n_, 2);
     for (size_t i = 0; i < n_ + 1; ++i) {
       agent_names.push_back(i == 0 ? "adversary_0" : "agent_" + std::to_string(i - 1));
@@ -52,22 +54,47 @@ class SimpleAdversary final : public Scenario {
     return -nearest + adv_rew;
   }
 
-  size_t observation_size(size_t agent) const override { return (agent == 0 ? 0 : 2) + 4 * n_; }
+  size_t observation_size(size_t agent) const override {
+    const size_t landmarks = limits_.landmarks ? limits_.landmarks : n_;
+    const size_t others = limits_.agents ? limits_.agents : n_;
+    return (agent == 0 ? 0 : 2) + 2 * landmarks + 2 * others;
+  }
   void observation(size_t agent, double* out) const override {
     const Entity& me = world.agent(agent);
     ObsWriter w{out};
     if (agent != 0) w.rel(world.landmark(goal_).pos, me.pos);
-    for (size_t l = 0; l < n_; ++l) w.rel(world.landmark(l).pos, me.pos);
+    candidates_.clear();
+    for (size_t l = 0; l < n_; ++l) candidates_.push_back(n_ + 1 + l);
+    put_nearest(w, me.pos, limits_.landmarks);
+    candidates_.clear();
     for (size_t i = 0; i <= n_; ++i)
-      if (i != agent) w.rel(world.agent(i).pos, me.pos);
+      if (i != agent) candidates_.push_back(i);
+    put_nearest(w, me.pos, limits_.agents);
   }
 
  private:
+  // The relative positions of candidates_: every one (limit 0), or the `limit` nearest, zero-padded.
+  void put_nearest(ObsWriter& w, const double* from, size_t limit) const {
+    if (!limit) {
+      for (size_t e : candidates_) w.rel(world.entities[e].pos, from);
+      return;
+    }
+    nearest_entities(world, from, candidates_, limit, chosen_);
+    for (size_t e : chosen_) w.rel(world.entities[e].pos, from);
+    for (size_t k = chosen_.size(); k < limit; ++k) w.put2(kZero2);
+  }
+
   size_t n_;
+  NeighborLimits limits_;
   size_t goal_ = 0;
+  mutable std::vector<size_t> candidates_, chosen_;
 };
 
-std::vector<ConfigField> fields() { return {{"N", int64_t{2}, "Number of good agents and of landmarks."}}; }
+std::vector<ConfigField> fields() {
+  std::vector<ConfigField> f = {{"N", int64_t{2}, "Number of good agents and of landmarks."}};
+  for (auto& field : NeighborLimits::fields()) f.push_back(std::move(field));
+  return f;
+}
 std::unique_ptr<Scenario> make(const Config& c) { return std::make_unique<SimpleAdversary>(c); }
 
 }  // namespace

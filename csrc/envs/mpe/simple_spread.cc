@@ -3,6 +3,7 @@
 // local_ratio with its own (-1 per agent it collides with).
 #include <memory>
 
+#include "partial_observability.h"
 #include "scenario.h"
 
 namespace envhive::mpe {
@@ -14,7 +15,8 @@ class SimpleSpread final : public Scenario {
 
   explicit SimpleSpread(const Config& c)
       : n_(static_cast<size_t>(c.integer_in("N", 1, kMaxAgents, " (agents and landmarks; one observation each)"))),
-        terminate_on_success_(c.flag("terminate_on_success")) {
+        terminate_on_success_(c.flag("terminate_on_success")),
+        limits_(NeighborLimits::from(c)) {
     world.build(n_, n_, 2);
     for (size_t i = 0; i < n_; ++i) {
       agent_names.push_back("agent_" + std::to_string(i));
@@ -59,14 +61,37 @@ class SimpleSpread final : public Scenario {
     return true;
   }
 
-  size_t observation_size(size_t) const override { return 4 + 2 * n_ + 4 * (n_ - 1); }
+  size_t observation_size(size_t) const override {
+    const size_t landmarks = limits_.landmarks ? limits_.landmarks : n_;
+    const size_t others = limits_.agents ? limits_.agents : n_ - 1;
+    return 4 + 2 * landmarks + 4 * others;
+  }
 
   void observation(size_t agent, double* out) const override {
     const Entity& me = world.agent(agent);
     ObsWriter w{out};
     w.put2(me.vel);
     w.put2(me.pos);
-    for (size_t l = 0; l < n_; ++l) w.rel(world.landmark(l).pos, me.pos);
+    if (limits_.landmarks) {
+      candidates_.clear();
+      for (size_t l = 0; l < n_; ++l) candidates_.push_back(n_ + l);
+      nearest_entities(world, me.pos, candidates_, limits_.landmarks, chosen_);
+      for (size_t e : chosen_) w.rel(world.entities[e].pos, me.pos);
+      for (size_t k = chosen_.size(); k < limits_.landmarks; ++k) w.put2(kZero2);
+    } else {
+      for (size_t l = 0; l < n_; ++l) w.rel(world.landmark(l).pos, me.pos);
+    }
+    if (limits_.agents) {
+      candidates_.clear();
+      for (size_t i = 0; i < n_; ++i)
+        if (i != agent) candidates_.push_back(i);
+      nearest_entities(world, me.pos, candidates_, limits_.agents, chosen_);
+      for (size_t e : chosen_) w.rel(world.entities[e].pos, me.pos);
+      for (size_t k = chosen_.size(); k < limits_.agents; ++k) w.put2(kZero2);
+      for (size_t e : chosen_) w.put_n(world.comm(e), world.dim_c());
+      for (size_t k = chosen_.size(); k < limits_.agents; ++k) w.put_n(kZero2, world.dim_c());
+      return;
+    }
     for (size_t i = 0; i < n_; ++i)
       if (i != agent) w.rel(world.agent(i).pos, me.pos);
     for (size_t i = 0; i < n_; ++i)
@@ -86,9 +111,15 @@ class SimpleSpread final : public Scenario {
 
   size_t n_;
   bool terminate_on_success_;
+  NeighborLimits limits_;
+  mutable std::vector<size_t> candidates_, chosen_;
 };
 
-std::vector<ConfigField> fields() { return {{"N", int64_t{3}, "Number of agents and of landmarks."}}; }
+std::vector<ConfigField> fields() {
+  std::vector<ConfigField> f = {{"N", int64_t{3}, "Number of agents and of landmarks."}};
+  for (auto& field : NeighborLimits::fields()) f.push_back(std::move(field));
+  return f;
+}
 std::unique_ptr<Scenario> make(const Config& c) { return std::make_unique<SimpleSpread>(c); }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "numerics.h"
+#include "partial_observability.h"
 #include "scenario.h"
 
 namespace envhive::mpe {
@@ -16,7 +17,8 @@ class SimpleTag final : public Scenario {
       : good_(static_cast<size_t>(c.integer_in("num_good", 0, kMaxAgents, " (good agents)"))),
         adversaries_(static_cast<size_t>(c.integer_in("num_adversaries", 0, kMaxAgents, " (adversaries)"))),
         obstacles_(static_cast<size_t>(c.integer_in("num_obstacles", 0, kMaxLandmarks, " (obstacles)"))),
-        terminate_on_success_(c.flag("terminate_on_success")) {
+        terminate_on_success_(c.flag("terminate_on_success")),
+        limits_(NeighborLimits::from(c)) {
     const size_t n = good_ + adversaries_;
     if (n < 1 || n > static_cast<size_t>(kMaxAgents))
       throw std::invalid_argument("num_good + num_adversaries must be in [1, " + std::to_string(kMaxAgents) +
@@ -82,7 +84,10 @@ class SimpleTag final : public Scenario {
 
   size_t observation_size(size_t agent) const override {
     const size_t n = good_ + adversaries_;
-    return 4 + 2 * obstacles_ + 2 * (n - 1) + 2 * (good_ - (is_adversary(agent) ? 0 : 1));
+    const size_t landmarks = limits_.landmarks ? limits_.landmarks : obstacles_;
+    const size_t others = limits_.agents ? limits_.agents : n - 1;
+    const size_t velocities = limits_.agents ? limits_.agents : good_ - (is_adversary(agent) ? 0 : 1);
+    return 4 + 2 * landmarks + 2 * others + 2 * velocities;
   }
   void observation(size_t agent, double* out) const override {
     const size_t n = good_ + adversaries_;
@@ -90,7 +95,26 @@ class SimpleTag final : public Scenario {
     ObsWriter w{out};
     w.put2(me.vel);
     w.put2(me.pos);
-    for (size_t l = 0; l < obstacles_; ++l) w.rel(world.landmark(l).pos, me.pos);
+    if (limits_.landmarks) {
+      candidates_.clear();
+      for (size_t l = 0; l < obstacles_; ++l) candidates_.push_back(n + l);
+      nearest_entities(world, me.pos, candidates_, limits_.landmarks, chosen_);
+      for (size_t e : chosen_) w.rel(world.entities[e].pos, me.pos);
+      for (size_t k = chosen_.size(); k < limits_.landmarks; ++k) w.put2(kZero2);
+    } else {
+      for (size_t l = 0; l < obstacles_; ++l) w.rel(world.landmark(l).pos, me.pos);
+    }
+    if (limits_.agents) {
+      candidates_.clear();
+      for (size_t i = 0; i < n; ++i)
+        if (i != agent) candidates_.push_back(i);
+      nearest_entities(world, me.pos, candidates_, limits_.agents, chosen_);
+      for (size_t e : chosen_) w.rel(world.entities[e].pos, me.pos);
+      for (size_t k = chosen_.size(); k < limits_.agents; ++k) w.put2(kZero2);
+      for (size_t e : chosen_) w.put2(is_adversary(e) ? kZero2 : world.entities[e].vel);
+      for (size_t k = chosen_.size(); k < limits_.agents; ++k) w.put2(kZero2);
+      return;
+    }
     for (size_t i = 0; i < n; ++i)
       if (i != agent) w.rel(world.agent(i).pos, me.pos);
     for (size_t i = adversaries_; i < n; ++i)
@@ -102,12 +126,16 @@ class SimpleTag final : public Scenario {
 
   size_t good_, adversaries_, obstacles_;
   bool terminate_on_success_;
+  NeighborLimits limits_;
+  mutable std::vector<size_t> candidates_, chosen_;
 };
 
 std::vector<ConfigField> fields() {
   return {{"num_good", int64_t{1}, "Number of good agents (prey)."},
           {"num_adversaries", int64_t{3}, "Number of adversaries (predators)."},
-          {"num_obstacles", int64_t{2}, "Number of obstacles."}};
+          {"num_obstacles", int64_t{2}, "Number of obstacles."},
+          NeighborLimits::fields()[0],
+          NeighborLimits::fields()[1]};
 }
 std::unique_ptr<Scenario> make(const Config& c) { return std::make_unique<SimpleTag>(c); }
 

@@ -1,6 +1,7 @@
 """mpe2's kwargs on envhive's MPE tasks: the same agents, spaces and step-for-step behaviour as mpe2
 built with the same kwargs (agent counts, local_ratio, max_cycles, terminate_on_success,
-continuous_actions)."""
+continuous_actions, and the partial-observability limits num_agent_neighbors /
+num_landmark_neighbors: the nearest by np.linalg.norm, numpy's BLAS dot, zero-padded)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,12 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("simple_spread_v3", {"N": 5, "local_ratio": 0.0}),
     ("simple_spread_v3", {"N": 2, "local_ratio": 1.0}),
     ("simple_spread_v3", {"N": 3, "local_ratio": 0.3}),
+    ("simple_spread_v3", {"num_agent_neighbors": 1}),
+    ("simple_spread_v3", {"num_agent_neighbors": 4, "num_landmark_neighbors": 2}),  # 4 > 2 others: padding
+    ("simple_adversary_v3", {"num_agent_neighbors": 2, "num_landmark_neighbors": 1}),
+    ("simple_adversary_v3", {"N": 3, "num_landmark_neighbors": 5}),
+    ("simple_tag_v3", {"num_agent_neighbors": 2, "num_landmark_neighbors": 1}),
+    ("simple_tag_v3", {"num_agent_neighbors": 5, "num_landmark_neighbors": 3}),
     ("simple_adversary_v3", {"N": 1}),
     ("simple_adversary_v3", {"N": 4}),
     ("simple_tag_v3", {"num_good": 2, "num_adversaries": 4, "num_obstacles": 0}),
@@ -76,6 +83,14 @@ def test_default_spaces_match_mpe2(task_id: str, continuous: bool) -> None:
 def test_kwargs_lockstep(task_id: str, kwargs: dict[str, Any]) -> None:
     _spaces_match(task_id, kwargs)
     assert lockstep(task_id, seed=4, num_envs=2, steps=30, max_cycles=12, **kwargs)["episode_ends"] >= 4
+
+
+def test_none_neighbors_is_mpe2s_default() -> None:
+    """num_agent_neighbors=None / num_landmark_neighbors=None (mpe2's defaults, full observability)
+    are taken as written in mpe2 code (None is the default, 0 here)."""
+    kwargs = {"num_agent_neighbors": None, "num_landmark_neighbors": None}
+    _spaces_match("simple_tag_v3", kwargs)
+    assert lockstep("simple_tag_v3", seed=1, num_envs=1, steps=12, max_cycles=5, **kwargs)["episode_ends"] == 2
 
 
 def test_max_cycles_truncates_every_agent_at_that_step() -> None:
