@@ -36,7 +36,7 @@ import envhive
         ("simple_tag_v3", {"num_good": 40, "num_adversaries": 40}, ValueError, r"got 80"),
         ("simple_tag_v3", {"num_obstacles": 10**9}, ValueError, r"num_obstacles must be in \[0, 1024\]"),
         ("simple_spread_v3", {"num_agent_neighbors": -1}, ValueError, r"num_agent_neighbors must be in \[0, 64\]"),
-        ("simple_tag_v3", {"num_landmark_neighbors": 10**6}, ValueError, r"num_landmark_neighbors must be in \[0, 1024\]"),
+        ("simple_tag_v3", {"num_landmark_neighbors": 10**6}, ValueError, r"num_landmark_neighbors must be in"),
         ("simple_world_comm_v3", {"num_good": 0}, ValueError, r"num_good must be in \[1, 64\]"),
         ("simple_world_comm_v3", {"num_food": 0}, ValueError, r"num_food must be in \[1, 1024\]"),
         ("simple_world_comm_v3", {"num_forests": -1}, ValueError, r"num_forests must be in"),
