@@ -14,10 +14,10 @@ std::vector<ScenarioDef> scenario_defs() {
 }
 
 void register_tasks(TaskRegistry& registry) {
-  for (const ScenarioDef& def : scenario_defs())
-    register_task<MpeEnv>(registry,
-                          {.id = def.name + "_v" + std::to_string(def.version), .family = "mpe", .doc = def.doc},
-                          def);
+  for (const ScenarioDef& def : scenario_defs()) {
+    TaskMeta meta{.id = def.name + "_v" + std::to_string(def.version), .family = "mpe", .doc = def.doc};
+    register_task<MpeEnv>(registry, std::move(meta), def);
+  }
 }
 
 }  // namespace envhive::mpe

@@ -32,6 +32,9 @@ std::vector<ConfigField> MpeEnv::config(const ScenarioDef& def) {
   fields.push_back({"dynamic_rescaling", true, "Scale the drawn entities with the camera's zoom (frames only)."});
   if (def.terminate_option)
     fields.push_back({"terminate_on_success", false, "End the episode (terminations) once the scenario's goal is met."});
+  if (def.curriculum)
+    fields.push_back({"curriculum", false,
+                      "mpe2's curriculum mode at its stage 0 (mpe2 1.1.1 never leaves stage 0: see docs/envs.md)."});
   return fields;
 }
 

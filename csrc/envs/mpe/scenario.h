@@ -44,6 +44,7 @@ struct ScenarioDef {
   std::unique_ptr<Scenario> (*make)(const Config&) = nullptr;
   bool local_ratio = false;      // the task has local_ratio (default 0.5)
   bool terminate_option = false;  // the task has terminate_on_success
+  bool curriculum = false;        // the task has curriculum (mpe2 1.1.1: stage 0 throughout)
 };
 
 inline constexpr double kZero2[16] = {};  // zero padding (a slot of up to 16 values)

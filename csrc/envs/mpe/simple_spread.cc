@@ -16,6 +16,7 @@ class SimpleSpread final : public Scenario {
   explicit SimpleSpread(const Config& c)
       : n_(static_cast<size_t>(c.integer_in("N", 1, kMaxAgents, " (agents and landmarks; one observation each)"))),
         terminate_on_success_(c.flag("terminate_on_success")),
+        curriculum_(c.flag("curriculum")),
         limits_(NeighborLimits::from(c)) {
     world.build(n_, n_, 2);
     for (size_t i = 0; i < n_; ++i) {
@@ -42,6 +43,7 @@ class SimpleSpread final : public Scenario {
 
   double reward(size_t agent) override {
     double rew = 0;
+    if (curriculum_) return rew;  // curriculum stage 0 (mpe2 1.1.1's only one): no collision penalty
     const Entity& me = world.agent(agent);
     for (size_t i = 0; i < n_; ++i)
       if (i != agent && touching(world.agent(i), me)) rew -= 1.0;
@@ -111,6 +113,7 @@ class SimpleSpread final : public Scenario {
 
   size_t n_;
   bool terminate_on_success_;
+  bool curriculum_;
   NeighborLimits limits_;
   mutable std::vector<size_t> candidates_, chosen_;
 };
@@ -131,7 +134,8 @@ ScenarioDef simple_spread_def() {
           .fields = fields,
           .make = make,
           .local_ratio = true,
-          .terminate_option = true};
+          .terminate_option = true,
+          .curriculum = true};
 }
 
 }  // namespace envhive::mpe

@@ -18,6 +18,7 @@ class SimpleTag final : public Scenario {
         adversaries_(static_cast<size_t>(c.integer_in("num_adversaries", 0, kMaxAgents, " (adversaries)"))),
         obstacles_(static_cast<size_t>(c.integer_in("num_obstacles", 0, kMaxLandmarks, " (obstacles)"))),
         terminate_on_success_(c.flag("terminate_on_success")),
+        curriculum_(c.flag("curriculum")),
         limits_(NeighborLimits::from(c)) {
     const size_t n = good_ + adversaries_;
     if (n < 1 || n > static_cast<size_t>(kMaxAgents))
@@ -54,6 +55,12 @@ class SimpleTag final : public Scenario {
     world.clear_motion();
     for (size_t i = 0; i < n; ++i) draw_position(world.agent(i), rng, -1.0, 1.0);
     for (size_t i = 0; i < obstacles_; ++i) draw_position(world.landmark(i), rng, -0.9, 0.9);
+    if (curriculum_) {  // curriculum stage 0 (mpe2 1.1.1's only one): the prey at half speed and acceleration
+      for (size_t i = adversaries_; i < n; ++i) {
+        world.agent(i).max_speed = 1.3 * 0.5;
+        world.agent(i).accel = 4.0 * 0.5;
+      }
+    }
   }
 
   double reward(size_t agent) override {
@@ -126,6 +133,7 @@ class SimpleTag final : public Scenario {
 
   size_t good_, adversaries_, obstacles_;
   bool terminate_on_success_;
+  bool curriculum_;
   NeighborLimits limits_;
   mutable std::vector<size_t> candidates_, chosen_;
 };
@@ -147,7 +155,8 @@ ScenarioDef simple_tag_def() {
           .doc = "MPE simple_tag: slower adversaries chase faster good agents around obstacles (mpe2 simple_tag_v3).",
           .fields = fields,
           .make = make,
-          .terminate_option = true};
+          .terminate_option = true,
+          .curriculum = true};
 }
 
 }  // namespace envhive::mpe

@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from mpe_helpers import TASK_IDS, lockstep
+from mpe_helpers import TASK_IDS, lockstep, same_bits
 
 import envhive
 from envhive.families.mpe import reference_parallel_env
@@ -127,3 +127,18 @@ def test_deep_kwargs_lockstep(task_id: str, kwargs: dict[str, Any], continuous: 
             task_id, seed=seed, num_envs=2, steps=90, max_cycles=40, continuous_actions=continuous, **kwargs
         )
         assert counts["episode_ends"] >= 4
+
+
+@pytest.mark.parametrize("task_id", ["simple_spread_v3", "simple_tag_v3"])
+def test_curriculum_is_stage_zero_throughout(task_id: str) -> None:
+    """curriculum=True is mpe2's curriculum mode at stage 0 (spread: no collision penalty; tag: the
+    prey at half speed and acceleration). mpe2 1.1.1 never leaves stage 0: BaseScenario's
+    ``curriculum_stage`` property (getter 0, no-op setter) swallows set_curriculum_stage /
+    advance_curriculum, checked here on mpe2 itself; envhive matches it step for step over episodes."""
+    ref = reference_parallel_env(task_id, curriculum=True)
+    ref.unwrapped.set_curriculum_stage(1)
+    ref.unwrapped.advance_curriculum()
+    assert ref.unwrapped.curriculum_stage == 0
+    ref.close()
+    counts = lockstep(task_id, seed=8, num_envs=2, steps=70, max_cycles=30, curriculum=True)
+    assert counts["episode_ends"] == 4
