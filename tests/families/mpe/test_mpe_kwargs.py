@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from mpe_helpers import TASK_IDS, lockstep, same_bits
+from mpe_helpers import TASK_IDS, lockstep
 
 import envhive
 from envhive.families.mpe import reference_parallel_env
