@@ -90,6 +90,9 @@ MpeEnv::MpeEnv(const Config& c, int /*env_id*/, const ScenarioDef& def)
   size_t largest = 0;
   for (size_t i = 0; i < n; ++i) largest = std::max(largest, scenario_->observation_size(i));
   obs_buf_.assign(largest, 0.0);
+  size_t widest = 0;
+  for (const ActionLayout& l : layouts_) widest = std::max(widest, l.count);
+  action_buf_.assign(widest, 0.0f);
 }
 
 void MpeEnv::reset_agents() {
@@ -130,9 +133,8 @@ void MpeEnv::set_discrete(size_t agent, int64_t a) {
 void MpeEnv::set_continuous(size_t agent, const float* a) {
   const ActionLayout& l = layouts_[agent];
   // pettingzoo's ClipOutOfBoundsWrapper: a NaN is an error, anything else is clipped into [0, 1].
-  float v[kMoveActions + 64];
-  const size_t count = std::min(l.count, sizeof(v) / sizeof(v[0]));
-  for (size_t k = 0; k < count; ++k) {
+  float* v = action_buf_.data();
+  for (size_t k = 0; k < l.count; ++k) {
     if (std::isnan(a[k]))
       throw std::invalid_argument("action of agent '" + scenario_->agent_names[agent] + "' holds a NaN");
     v[k] = a[k] < 0.0f ? 0.0f : (a[k] > 1.0f ? 1.0f : a[k]);

@@ -50,6 +50,7 @@ class MpeEnv final : public MultiAgentEnv {
   bool dynamic_rescaling_;
   double original_cam_range_ = 1.0;  // mpe2's camera range at reset (the frames' zoom reference)
   mutable std::vector<double> obs_buf_;
+  std::vector<float> action_buf_;  // one agent's continuous action, clipped
 };
 
 }  // namespace envhive::mpe
