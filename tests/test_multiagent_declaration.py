@@ -59,3 +59,16 @@ def test_live_mask_team_reward_and_leaving():
     assert info["agent_truncated"][:, 2].all() and not info["agent_terminated"].any()
     assert trunc.all() and not term.any()
     env.close()
+
+
+def test_cli_marks_multi_agent_tasks(capsys):
+    import json
+
+    from envhive import cli
+
+    assert cli._agents_mark(catalog.get(TASK)) == "  [multi-agent: 3 agents]"
+    assert cli._agents_mark(catalog.get("CartPole-v1")) == ""
+    assert cli.main(["info", TASK, "--json"]) == 0
+    agents = json.loads(capsys.readouterr().out)["agents"]
+    assert list(agents) == ["agent_0", "agent_1", "agent_2"]
+    assert agents["agent_2"]["action_space"] == "Discrete(4)"

@@ -220,3 +220,59 @@ def test_flattened_same_spaces_no_padding():
     obs, rew, term, trunc, info = flat.step(np.eye(3, dtype=np.float32)[obs[:, :3].argmax(1)])
     assert (rew == 1.0).all()
     flat.close()
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "box"])
+def test_deep_async_pool_routes_every_env_like_its_own_parallel_env(continuous):
+    """6 envs, batches of 3, 2 threads, NEXT_STEP autoreset, 60 recvs: each env's rows equal a
+    ParallelEnv of its own seed stepped with the same actions (games restarted where the pool did)."""
+    kwargs = {"leave_after": [2, 4, 5], "continuous": continuous}
+    venv = ma.make(TASK, num_envs=6, batch_size=3, num_threads=2, seed=40, **kwargs)
+    singles = [ma.parallel_env(TASK, **kwargs) for _ in range(6)]
+    expect = [env.reset(seed=40 + i)[0] for i, env in enumerate(singles)]
+    obs, infos = venv.reset()
+    rng = np.random.default_rng(3)
+    outcome: dict[int, dict] = {}
+    rew = term = trunc = None
+    for _ in range(60):
+        ids = infos["agent_0"]["env_id"]
+        for row, i in enumerate(ids.tolist()):
+            for a in singles[i].agents:
+                np.testing.assert_array_equal(obs[a][row], expect[i][a])
+            for a, (r, te, tr) in outcome.pop(i, {}).items():
+                assert infos[a]["live"][row] and (rew[a][row], term[a][row], trunc[a][row]) == (r, te, tr)
+        actions = {}
+        for a in AGENTS:
+            space = venv.action_space(a)
+            if continuous:
+                actions[a] = rng.uniform(-1, 1, (3, *space.shape)).astype(np.float32)
+            else:
+                actions[a] = rng.integers(0, space.n, 3)
+        venv.send(actions, ids)
+        for row, i in enumerate(ids.tolist()):
+            env = singles[i]
+            if not env.agents:  # the pool's reset step
+                expect[i] = env.reset()[0]
+                continue
+            expect[i], r, te, tr, _ = env.step(
+                {a: actions[a][row] if continuous else int(actions[a][row]) for a in env.agents}
+            )
+            outcome[i] = {a: (r[a], te[a], tr[a]) for a in r}
+        obs, rew, term, trunc, infos = venv.recv()
+    venv.close()
+
+
+def test_box_actions_are_checked_per_agent():
+    env = ma.parallel_env(TASK, continuous=True, leave_after=[2, 2])
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"agent 'agent_1' must have shape \(3,\)"):
+        env.step({"agent_0": np.zeros(2, np.float32), "agent_1": np.zeros(2, np.float32)})
+    obs, rew, *_ = env.step({"agent_0": np.array([1, -1], np.float32), "agent_1": np.ones(3, np.float32)})
+    assert rew["agent_1"] == 1.0 and rew["agent_0"] in (1.0, -1.0)
+    env.close()
+    venv = ma.make(TASK, num_envs=2, continuous=True, leave_after=[2, 2])
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match=r"agent 'agent_0' must have shape \(2, 2\)"):
+        venv.step({"agent_0": np.zeros((2, 3), np.float32), "agent_1": np.zeros((2, 3), np.float32)})
+    venv.close()

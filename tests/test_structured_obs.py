@@ -107,3 +107,28 @@ def test_the_dm_facade_gives_a_dict_of_arrays() -> None:
     ts = env.step(np.array([1, 2]))
     check_row(ts.observation, 1, 1, 1, 2)
     env.close()
+
+
+def test_the_dm_facade_declares_string_leaves_as_the_pool_returns_them() -> None:
+    """Text leaves as ``str`` (``text_observations="str"``) and the process backend's minigrid
+    ``MissionSpace`` (issue 40: refused as "no dm_env spec" before) are ``StringArray`` specs that
+    validate every env's value, after reset and after steps."""
+    dm = pytest.importorskip("dm_env")
+    minigrid = pytest.importorskip("minigrid")
+    minigrid.register_minigrid_envs()
+    native = envhive.make_dm(TASK, num_envs=2, text_observations="str")
+    process = envhive.make_dm("BabyAI-GoToLocal-v0", num_envs=2, backend="process", seed=3)
+    for env in (native, process):
+        spec = env.observation_spec()
+        assert isinstance(spec["mission"], dm.specs.StringArray)
+        steps = [env.reset(), env.step(np.array([1, 2])), env.step(np.array([2, 1]))]
+        for ts in steps:
+            for i in range(2):
+                for key, leaf in spec.items():
+                    if isinstance(leaf, tuple):  # the test task's Tuple leaf: one spec per item
+                        for j, item in enumerate(leaf):
+                            item.validate(ts.observation[key][j][i])
+                    else:
+                        leaf.validate(ts.observation[key][i])
+            assert all(isinstance(m, str) and m for m in ts.observation["mission"])
+        env.close()

@@ -6,7 +6,6 @@
 // rendered creates no state, loads no image and no GL library.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -36,14 +35,6 @@ class RenderState {
   virtual void begin() {}
   virtual void end() noexcept {}
 };
-
-// Set whenever a slot frees its state (a GL context, its uploaded assets: a few MB each, allocated
-// in the thread's malloc arena): Pool::close then hands the freed memory back to the system
-// (malloc_trim), or a process making and closing rendering pools grows by what each arena keeps.
-inline std::atomic<bool>& render_state_freed() {
-  static std::atomic<bool> freed{false};
-  return freed;
-}
 
 // One pool thread's render state: made by the first frame that asks for it on that thread, kept
 // until the pool closes. Only its own thread touches a slot while a render call runs.
@@ -77,10 +68,7 @@ class RenderSlot {
   // Frees the state (the pool is closing; no thread renders any more).
   void release() noexcept {
     end();
-    if (state_) {
-      state_.reset();
-      render_state_freed().store(true, std::memory_order_release);
-    }
+    state_.reset();
   }
   bool empty() const { return !state_; }
 

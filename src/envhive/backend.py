@@ -41,6 +41,10 @@ class Capabilities:
     """``abi_ref``: its pool can be called from XLA programs (``env.xla()``)."""
     render_env_ids: bool = False
     """``render(env_ids)`` draws only those envs; otherwise it draws every env."""
+    text_bytes: bool = False
+    """A Text observation leaf comes as a numpy ``S<max_length>`` array (zero-padded UTF-8, the
+    native pool's, unless ``text_observations="str"``); otherwise as ``str`` values, whatever the
+    space (the process backend returns what its envs return: minigrid's ``MissionSpace`` too)."""
 
 
 @runtime_checkable

@@ -44,10 +44,17 @@ def cmd_list(args: argparse.Namespace) -> int:
         tasks = families[family]
         print(f"{family} ({len(tasks)})")
         for task in tasks:
-            print(f"  {task}")
+            print(f"  {task}{_agents_mark(catalog.get(task))}")
     for problem in catalog.problems():  # plug-ins (or their tasks) that cannot be used
         print(f"envhive: {problem}", file=sys.stderr)
     return 0
+
+
+def _agents_mark(info: catalog.TaskInfo) -> str:
+    """How `envhive list` marks a multi-agent task (PettingZoo's parallel API: envhive.multiagent)."""
+    if info.default_spaces is None or not info.default_spaces.agents:
+        return ""
+    return f"  [multi-agent: {len(info.default_spaces.agents)} agents]"
 
 
 def _info_dict(info: catalog.TaskInfo) -> dict[str, Any]:
@@ -71,6 +78,10 @@ def _info_dict(info: catalog.TaskInfo) -> dict[str, Any]:
         "kwargs": info.defaults,
         "kwarg_docs": info.config_docs,
         "reset_options": dict(info.reset_options),
+        "agents": {
+            a.name: {"observation_space": str(to_gym_space(a.observation)), "action_space": str(to_gym_space(a.action))}
+            for a in (spaces.agents if spaces is not None else ())
+        },
     }
 
 
@@ -90,6 +101,10 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"observation_space  {data['observation_space']}")
     print(f"action_space       {data['action_space']}")
     print(f"max_episode_steps  {data['max_episode_steps']}")
+    if data["agents"]:
+        print("\nagents (multi-agent: envhive.multiagent.make / parallel_env / vector_env)")
+        for name, agent in data["agents"].items():
+            print(f"  {name}  observation {agent['observation_space']}  action {agent['action_space']}")
     kwargs, docs = data["kwargs"], data["kwarg_docs"]
     if kwargs:
         print(f"\nkwargs: envhive.make({data['id']!r}, name=value, ...)")

@@ -29,7 +29,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from envhive.backend import DmStepTypes
 from envhive.checks import check_timeout, require_autoreset
 from envhive.errors import EnvError
-from envhive.leaves import rows
+from envhive.leaves import rows, text_leaves, with_text_decoded
 from envhive.pools import make_pool
 from envhive.registry import TaskSpec
 from envhive.vector import HiveVectorEnv
@@ -78,26 +78,36 @@ def _check_discount_info(task_spec: TaskSpec) -> None:
         )
 
 
-def to_dm_spec(space: spaces.Space[Any], name: str) -> Any:
-    """The dm_env spec of one env's observation or action (Dict -> dict, Tuple -> tuple of specs)."""
+def to_dm_spec(space: spaces.Space[Any], name: str, strings: bool = False) -> Any:
+    """The dm_env spec of one env's observation or action (Dict -> dict, Tuple -> tuple of specs).
+    ``strings``: the pool returns text leaves as ``str`` (the process backend, or
+    ``text_observations="str"``): a Text leaf, or any space of ``str`` values (minigrid's
+    ``MissionSpace``), is a ``StringArray``; otherwise a Text leaf is one ``S<max_length>`` value."""
     if isinstance(space, spaces.Discrete):
         if int(space.start) == 0:
             return dm_env.specs.DiscreteArray(int(space.n), dtype=np.int64, name=name)
         low, high = int(space.start), int(space.start) + int(space.n) - 1
         return dm_env.specs.BoundedArray((), np.int64, low, high, name=name)
     if isinstance(space, spaces.Dict):
-        return {key: to_dm_spec(sub, f"{name}/{key}") for key, sub in space.spaces.items()}
+        return {key: to_dm_spec(sub, f"{name}/{key}", strings) for key, sub in space.spaces.items()}
     if isinstance(space, spaces.Tuple):
-        return tuple(to_dm_spec(sub, f"{name}/{i}") for i, sub in enumerate(space.spaces))
+        return tuple(to_dm_spec(sub, f"{name}/{i}", strings) for i, sub in enumerate(space.spaces))
     if isinstance(space, spaces.MultiDiscrete):
         return dm_env.specs.BoundedArray(space.shape, space.dtype, space.start, space.start + space.nvec - 1, name=name)
     if isinstance(space, spaces.MultiBinary):
         return dm_env.specs.BoundedArray(space.shape, space.dtype, 0, 1, name=name)
+    if strings and (isinstance(space, spaces.Text) or (space.dtype is not None and space.dtype.kind == "U")):
+        return dm_env.specs.StringArray((), string_type=str, name=name)
     if isinstance(space, spaces.Text):  # zero-padded UTF-8 bytes, one numpy bytes value per env
         return dm_env.specs.Array((), np.dtype(f"S{space.max_length}"), name=name)
     if isinstance(space, spaces.Box):
         return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
     raise TypeError(f"no dm_env spec for {space!r}")
+
+
+def _text_as_str(vec: HiveVectorEnv) -> bool:
+    """Whether ``vec`` returns its Text observation leaves as ``str`` (else ``S<n>`` bytes)."""
+    return not vec.capabilities.text_bytes or vec.task_spec.pool.text_observations == "str"
 
 
 def _derive_timestep(
@@ -131,7 +141,22 @@ def _dm_calls(vec: HiveVectorEnv) -> tuple[Callable[..., tuple[Any, Any]], Calla
     types (``capabilities.dm_step_types``: the native pool), else the pool's step / recv with the
     step types derived from their flags."""
     if vec.capabilities.dm_step_types:
-        return cast(DmStepTypes, vec.backend).dm_calls(_TimeStep)
+        native_step, native_recv = cast(DmStepTypes, vec.backend).dm_calls(_TimeStep)
+        paths = text_leaves(vec.task_spec.observation_space) if vec.task_spec.pool.text_observations == "str" else []
+        if not paths:
+            return native_step, native_recv
+
+        def decoded(out: tuple[Any, Any]) -> tuple[Any, Any]:  # text_observations="str": Text leaves as str
+            timestep, last = out
+            return timestep._replace(observation=with_text_decoded(timestep.observation, paths)), last
+
+        def step_decoded(action: Any, env_id: Any = None) -> tuple[Any, Any]:
+            return decoded(native_step(action, env_id))
+
+        def recv_decoded(timeout: float | None = None) -> tuple[Any, Any]:
+            return decoded(native_recv(timeout))
+
+        return step_decoded, recv_decoded
     vec_step, vec_recv = vec.step, vec.recv
 
     def derived(out: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]) -> tuple[Any, Any]:
@@ -206,7 +231,7 @@ class HiveDmEnv(dm_env.Environment):
         self._vec.async_reset()
 
     def observation_spec(self) -> Any:
-        return to_dm_spec(self._vec.single_observation_space, "observation")
+        return to_dm_spec(self._vec.single_observation_space, "observation", _text_as_str(self._vec))
 
     def action_spec(self) -> Any:
         return to_dm_spec(self._vec.single_action_space, "action")
@@ -284,7 +309,7 @@ class HiveSingleDmEnv(dm_env.Environment):
         return batch[0] if isinstance(batch, np.ndarray) else rows(self._obs_space, batch, 1)[0]
 
     def observation_spec(self) -> Any:
-        return to_dm_spec(self.task_spec.observation_space, "observation")
+        return to_dm_spec(self.task_spec.observation_space, "observation", _text_as_str(self._vec))
 
     def action_spec(self) -> Any:
         return to_dm_spec(self.task_spec.action_space, "action")

@@ -19,7 +19,9 @@ from envhive.registry import TaskSpec
 class NativeBackend:
     """The native pool of a resolved task (``spec``)."""
 
-    capabilities = Capabilities(checks_calls=True, partial_step=True, dm_step_types=True, xla=True, render_env_ids=True)
+    capabilities = Capabilities(
+        checks_calls=True, partial_step=True, dm_step_types=True, xla=True, render_env_ids=True, text_bytes=True
+    )
     attributes: frozenset[str] = frozenset()
 
     def __init__(self, spec: TaskSpec) -> None:

@@ -64,7 +64,8 @@ class MultiAgentDummyEnv final : public MultiAgentEnv {
       AgentSpec agent;
       agent.name = "agent_" + std::to_string(i);
       agent.observation = SpaceSpec::box(DType::kFloat32, {k + 1}, {0.0}, {1e9});
-      agent.action = c.flag("continuous") ? SpaceSpec::box(DType::kFloat32, {k}, {-1.0}, {1.0}) : SpaceSpec::discrete(k);
+      agent.action =
+          c.flag("continuous") ? SpaceSpec::box(DType::kFloat32, {k}, {-1.0}, {1.0}) : SpaceSpec::discrete(k);
       agents.push_back(std::move(agent));
     }
     return multi_agent_spaces(std::move(agents), {InfoSpec{"team_step", DType::kInt64, {}}});

@@ -1,6 +1,5 @@
 #include "vizdoom_env.h"
 
-#include <cfloat>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -89,6 +88,8 @@ std::vector<ConfigField> VizdoomEnv::config(const TaskArgs& args) {
   return {
       {"img_height", int64_t{84}, "Observation height (each frame resized)."},
       {"img_width", int64_t{84}, "Observation width."},
+      {"height", int64_t{0}, "Height of render()'s frames (the screen resized; 0: the screen's, as EnvPool)."},
+      {"width", int64_t{0}, "Width of render()'s frames (0: the screen's)."},
       {"stack_num", int64_t{4}, "Frames stacked on the first axis."},
       {"frame_skip", int64_t{4}, "Tics an action is held per step."},
       {"episodic_life", false, "A death ends the episode even when the game goes on."},
@@ -109,6 +110,9 @@ std::vector<ConfigField> VizdoomEnv::config(const TaskArgs& args) {
   };
 }
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int64_t kFps = 35;  // Doom's tics per second
+
 Spaces VizdoomEnv::spaces(const Config& c, const TaskArgs& a) {
   const int h = int_field(c, "img_height", 1, kMaxSide), w = int_field(c, "img_width", 1, kMaxSide);
   const int stack = int_field(c, "stack_num", 1, kMaxStack);
@@ -119,9 +123,12 @@ Spaces VizdoomEnv::spaces(const Config& c, const TaskArgs& a) {
   s.observation = SpaceSpec::box(DType::kUInt8, {int64_t{stack} * d.channels, h, w}, {0.0}, {255.0});
   if (c.flag("use_combined_action"))
     s.action = SpaceSpec::discrete(static_cast<int64_t>(action_set_size(c, d.buttons)));
-  else
-    s.action = SpaceSpec::box(DType::kFloat64, {static_cast<int64_t>(d.buttons.size())}, {-DBL_MAX}, {DBL_MAX});
+  else  // one value per button, unbounded (a delta button takes any value): Gymnasium samples it
+    s.action = SpaceSpec::box(DType::kFloat64, {static_cast<int64_t>(d.buttons.size())}, {-kInf}, {kInf});
   for (const InfoVariable& v : info_variables()) s.infos.push_back({v.name, DType::kFloat64, {}});
+  // render(): the latest screen as RGB (a gray screen's plane repeated), resized as observations are
+  const int64_t rh = c.integer_in("height", 0, kMaxRenderSide), rw = c.integer_in("width", 0, kMaxRenderSide);
+  s.render = {rh > 0 ? rh : d.height, rw > 0 ? rw : d.width, kFps};
   return s;
 }
 
@@ -181,6 +188,9 @@ VizdoomEnv::VizdoomEnv(const Config& c, int env_id, const TaskArgs& a)
   }
   const int src_h = static_cast<int>(game_->getScreenHeight()), src_w = static_cast<int>(game_->getScreenWidth());
   resize_ = atari::Resizer(src_h, src_w, img_h_, img_w_, c.flag("use_inter_area_resize"));
+  inter_area_ = c.flag("use_inter_area_resize");
+  render_h_ = c.integer("height") > 0 ? static_cast<int>(c.integer("height")) : src_h;
+  render_w_ = c.integer("width") > 0 ? static_cast<int>(c.integer("width")) : src_w;
   const size_t frame = static_cast<size_t>(channels_) * static_cast<size_t>(img_h_) * static_cast<size_t>(img_w_);
   for (int i = 0; i < stack_num_; ++i) stack_.emplace_back(frame, 0);
 }
@@ -296,12 +306,31 @@ float VizdoomEnv::observe(bool is_reset) {
   stack_.pop_front();
   const auto* screen = state->screenBuffer->data();
   const size_t plane = state->screenBuffer->size() / static_cast<size_t>(channels_);
+  if (rendering_) screen_.assign(screen, screen + state->screenBuffer->size());
   const size_t out_plane = static_cast<size_t>(img_h_) * static_cast<size_t>(img_w_);
   for (int ch = 0; ch < channels_; ++ch) resize_.run(screen + static_cast<size_t>(ch) * plane, frame.data() + ch * out_plane);
   if (is_reset)
     for (auto& f : stack_) f = frame;
   stack_.push_back(std::move(frame));
   return reward;
+}
+
+void VizdoomEnv::enable_rendering() {
+  rendering_ = true;
+  const int src_h = static_cast<int>(game_->getScreenHeight()), src_w = static_cast<int>(game_->getScreenWidth());
+  render_resize_ = atari::Resizer(src_h, src_w, render_h_, render_w_, inter_area_);
+}
+
+void VizdoomEnv::render(uint8_t* rgb, RenderSlot& /*slot*/) {
+  if (screen_.empty()) throw std::logic_error("vizdoom: render() before the first reset");
+  const size_t src_plane = screen_.size() / static_cast<size_t>(channels_);
+  const size_t plane = static_cast<size_t>(render_h_) * static_cast<size_t>(render_w_);
+  planes_.resize(plane * static_cast<size_t>(channels_));
+  for (int ch = 0; ch < channels_; ++ch)
+    render_resize_.run(screen_.data() + static_cast<size_t>(ch) * src_plane, planes_.data() + static_cast<size_t>(ch) * plane);
+  // planar (one plane per screen channel) to rows of RGB; a gray screen's plane in all three
+  for (size_t i = 0; i < plane; ++i)
+    for (int k = 0; k < 3; ++k) rgb[i * 3 + static_cast<size_t>(k)] = planes_[static_cast<size_t>(channels_ == 1 ? 0 : k) * plane + i];
 }
 
 void VizdoomEnv::write_obs(void* dst) const {

@@ -51,6 +51,8 @@ class VizdoomEnv final : public Env {
   void write_obs(void* dst) const override;
   void write_info(void* const* dst) const override;
   bool reset_continued_game() const override { return continued_; }
+  void enable_rendering() override;
+  void render(uint8_t* rgb, RenderSlot& slot) override;
 
  private:
   float observe(bool is_reset);  // the new state into the stack and variables; returns the reward
@@ -75,6 +77,11 @@ class VizdoomEnv final : public Env {
   int held_weapon_ = -1, held_steps_ = 0;
   atari::Resizer resize_;
   std::deque<std::vector<uint8_t>> stack_;  // stack_num frames of channels x H x W
+  // render(): the latest screen (channels planes, kept only when the pool renders), resized
+  bool rendering_ = false, inter_area_ = true;
+  int render_h_ = 0, render_w_ = 0;
+  std::vector<uint8_t> screen_, planes_;
+  atari::Resizer render_resize_;
 };
 
 }  // namespace envhive::vizdoom

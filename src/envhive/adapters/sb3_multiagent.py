@@ -34,7 +34,7 @@ def make_vec_env(task: Task, num_envs: int = 1, pad: bool = False, **kwargs: Any
     return AgentRowsVecEnv(vector_env(task, num_envs=num_envs, pad=pad, autoreset_mode="same_step", **kwargs))
 
 
-class AgentRowsVecEnv(VecEnv):  # type: ignore[misc]
+class AgentRowsVecEnv(VecEnv):
     """An SB3 VecEnv over an AgentVectorEnv in SAME_STEP mode."""
 
     def __init__(self, flat: AgentVectorEnv) -> None:
@@ -75,7 +75,9 @@ class AgentRowsVecEnv(VecEnv):  # type: ignore[misc]
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        raise AttributeError(f"the rows of a multi-agent pool share their env: set_attr({attr_name!r}) is not supported")
+        raise AttributeError(
+            f"the rows of a multi-agent pool share their env: set_attr({attr_name!r}) is not supported"
+        )
 
     def env_method(self, method_name: str, *args: Any, indices: VecEnvIndices = None, **kwargs: Any) -> list[Any]:
         raise AttributeError(f"the rows of a multi-agent pool have no env objects: env_method({method_name!r})")

@@ -28,7 +28,9 @@ from envhive.errors import MissingExtraError
 try:
     import pettingzoo  # noqa: F401 - the multiagent extra: checked here, used by the views
 except ImportError as missing:  # pragma: no cover - the extra is installed wherever this is tested
-    raise MissingExtraError(f'envhive.multiagent needs PettingZoo: pip install "envhive[multiagent]" ({missing})') from None
+    raise MissingExtraError(
+        f'envhive.multiagent needs PettingZoo: pip install "envhive[multiagent]" ({missing})'
+    ) from None
 
 from envhive.multiagent.batched import MultiAgentVectorEnv
 from envhive.multiagent.flat import AgentVectorEnv
@@ -53,9 +55,13 @@ __all__ = [
 Task = str | Callable[..., Any]
 
 
-def make(task: Task, num_envs: int = 1, backend: str | None = None, **kwargs: Any) -> MultiAgentVectorEnv:
+def make(
+    task: Task, num_envs: int = 1, backend: str | None = None, pettingzoo_checks: bool = False, **kwargs: Any
+) -> MultiAgentVectorEnv:
     """``num_envs`` envs of ``task`` under the batched parallel API (see the module's doc).
-    ``backend``: "native" (envhive task ids) or "process" (PettingZoo envs); default: by task."""
+    ``backend``: "native" (envhive task ids) or "process" (PettingZoo envs); default: by task.
+    ``pettingzoo_checks``: a PettingZoo env keeps PettingZoo's check wrappers in every env (by default
+    only a worker's first env does: ``envhive.multiagent.pettingzoo_env.AecCycle``)."""
     if backend not in (None, "native", "process"):
         raise ValueError(f"unknown backend {backend!r}; valid: 'native', 'process' (default: by task)")
     native = isinstance(task, str) and catalog.find(task) is not None
@@ -69,7 +75,7 @@ def make(task: Task, num_envs: int = 1, backend: str | None = None, **kwargs: An
         return MultiAgentVectorEnv(pool, pool.task_spec.agents, {name for name, _ in info.reset_options})
     if backend == "native":
         raise ValueError(f"backend='native' runs envhive's multi-agent task ids, not {task!r}")
-    factory = _factory(task)
+    factory = _factory(task, pettingzoo_checks)
     pool = ProcessVectorEnv(factory, num_envs=num_envs, **kwargs)
     agents: tuple[AgentSpaces, ...] = tuple(pool.backend.pool.metadata[AGENTS_METADATA])  # type: ignore[attr-defined]
     return MultiAgentVectorEnv(pool, agents, None)
@@ -98,7 +104,7 @@ def vector_env(
         raise
 
 
-def _factory(task: Task) -> PettingZooFactory:
+def _factory(task: Task, checks: bool = False) -> PettingZooFactory:
     """What a process worker builds for ``task``: a PettingZoo env factory, or a module's."""
     if isinstance(task, str):
         try:
@@ -110,7 +116,7 @@ def _factory(task: Task) -> PettingZooFactory:
         make_env = getattr(module, "parallel_env", None) or getattr(module, "env", None)
         if not callable(make_env):
             raise ValueError(f"module {task!r} has no parallel_env() or env() to make a PettingZoo env with")
-        return PettingZooFactory(make_env, task)
+        return PettingZooFactory(make_env, task, checks=checks)
     if not callable(task):
         raise TypeError(f"task must be a task id, a PettingZoo module name or an env factory, got {task!r}")
-    return PettingZooFactory(task)
+    return PettingZooFactory(task, checks=checks)

@@ -175,7 +175,7 @@ class MultiAgentVectorEnv:
             self._track(ids, now_live, remaining, ended, final, reset)
         names = self.possible_agents
         observations = {name: obs[name] for name in names}
-        shared = {k: v for k, v in info.items() if k not in POOL_KEYS}
+        shared = {k: v for k, v in info.items() if k not in POOL_KEYS and not k.startswith("_agent_")}
         own = info.get("agent_info") or {}
         infos: dict[str, Any] = {}
         for j, name in enumerate(names):

@@ -39,7 +39,7 @@ def padded_space(all_spaces: list[spaces.Space[Any]], what: str) -> spaces.Space
         shape = tuple(int(d) for d in np.max([b.shape for b in boxes], axis=0))
         lows = [_pad(b.low, shape, min(0.0, float(np.min(b.low)))) for b in boxes]
         highs = [_pad(b.high, shape, max(1e-5, float(np.max(b.high)))) for b in boxes]
-        return spaces.Box(np.min(lows, axis=0), np.max(highs, axis=0), shape, boxes[0].dtype)  # type: ignore[arg-type]
+        return spaces.Box(np.min(lows, axis=0), np.max(highs, axis=0), shape, boxes[0].dtype)
     raise ValueError(f"cannot pad {what} spaces other than all-Box or all-Discrete: {first} ...")
 
 
@@ -49,7 +49,7 @@ def _pad(arr: np.ndarray, shape: tuple[int, ...], value: float) -> np.ndarray:
     return np.pad(arr, [(0, s - a) for s, a in zip(shape, arr.shape, strict=True)], constant_values=value)
 
 
-class AgentVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class AgentVectorEnv(VectorEnv):
     """``num_envs * n_agents`` rows, one per agent of every env (see the module's doc)."""
 
     def __init__(self, venv: MultiAgentVectorEnv, pad: bool = False) -> None:
@@ -166,4 +166,3 @@ class AgentVectorEnv(VectorEnv):  # type: ignore[type-arg]
                         final[e * n + j] = o
             out["final_obs"], out["_final_obs"] = final, mask
         return out
-

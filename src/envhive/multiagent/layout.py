@@ -30,7 +30,7 @@ def action_row_space(action_spaces: Sequence[spaces.Space[Any]], names: Sequence
             raise ValueError(f"the agents act with Boxes of different dtypes {sorted(map(str, dtypes))}")
         low = np.concatenate([b.low.ravel() for b in boxes])
         high = np.concatenate([b.high.ravel() for b in boxes])
-        return spaces.Box(low, high, low.shape, boxes[0].dtype)  # type: ignore[arg-type]
+        return spaces.Box(low, high, low.shape, boxes[0].dtype)
     kinds = {name: type(s).__name__ for name, s in zip(names, action_spaces, strict=True)}
     raise ValueError(
         f"every agent must act with a Discrete space, or every one with a Box (envhive's action row); got {kinds}"
@@ -52,7 +52,7 @@ class AgentLayout:
         names = [a.name for a in agents]
         row = action_row_space([a.action_space for a in agents], names)
         discrete = isinstance(agents[0].action_space, spaces.Discrete)
-        counts = tuple(1 if discrete else int(np.prod(a.action_space.shape)) for a in agents)
+        counts = tuple(1 if discrete else int(np.prod(a.action_space.shape or ())) for a in agents)
         offsets = tuple(int(x) for x in np.cumsum((0, *counts[:-1])))
         return cls(tuple(agents), row, offsets, counts, discrete)
 
@@ -88,7 +88,8 @@ class AgentLayout:
             if self.discrete:
                 if value.shape != (rows,):
                     raise ValueError(
-                        f"the actions of agent {agent.name!r} must have shape ({rows},) (one per env), got {value.shape}"
+                        f"the actions of agent {agent.name!r} must have shape ({rows},) (one per env), "
+                        f"got {value.shape}"
                     )
                 if value.dtype.kind not in "iub":
                     raise TypeError(

@@ -23,7 +23,7 @@ from envhive.multiagent.batched import MultiAgentVectorEnv
 BOOKKEEPING = frozenset(("env_id", "elapsed_step", "live", "final_obs", "_final_obs"))
 
 
-class HiveParallelEnv(ParallelEnv):  # type: ignore[misc]
+class HiveParallelEnv(ParallelEnv):
     """A PettingZoo ParallelEnv over a one-env MultiAgentVectorEnv (autoreset disabled)."""
 
     def __init__(self, venv: MultiAgentVectorEnv, name: str) -> None:
@@ -95,7 +95,9 @@ class HiveParallelEnv(ParallelEnv):  # type: ignore[misc]
                 raise ValueError(f"the action of agent {agent!r} must be an integer of {space}, got {action!r}")
             return value.reshape(1)
         if value.shape != space.shape:
-            raise ValueError(f"the action of agent {agent!r} must have shape {space.shape} ({space}), got {value.shape}")
+            raise ValueError(
+                f"the action of agent {agent!r} must have shape {space.shape} ({space}), got {value.shape}"
+            )
         return value[None]
 
     def _options(self, options: dict[str, Any] | None) -> dict[str, Any] | None:

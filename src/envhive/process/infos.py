@@ -236,6 +236,12 @@ class InfoReader:
         code = int(kinds[0]) if size else NO_INFO
         if code > 0 and not infos and bool((kinds == code).all()):
             return self._gather(area, code, env_ids)
+        if code > 0 and not infos:  # one layout per worker, the same fields: one gather per worker's rows
+            codes = np.unique(kinds).tolist()
+            if codes[0] > 0 and all(c in self._layouts for c in codes):
+                fields = self._layouts[codes[0]][0]
+                if all(self._layouts[c][0] == fields for c in codes[1:]):
+                    return self._gather_groups(area, codes, kinds, env_ids)
         for row in np.flatnonzero(kinds).tolist():
             kind = int(kinds[row])
             env_id = int(env_ids[row])
@@ -246,10 +252,29 @@ class InfoReader:
     def _gather(self, area: int, code: int, env_ids: np.ndarray) -> dict[str, Any]:
         """Every row shares one layout: one gather per field, masks all True."""
         fields, columns = self._layouts[code]
+        return self._nest(fields, [col[env_ids] for col in columns[area]], len(env_ids))
+
+    def _gather_groups(self, area: int, codes: list[int], kinds: np.ndarray, env_ids: np.ndarray) -> dict[str, Any]:
+        """Rows of several layouts with the same fields (each worker numbers its own): one gather per
+        field and layout, into one column per field."""
+        fields = self._layouts[codes[0]][0]
         size = len(env_ids)
+        merged: list[np.ndarray] = []
+        for code in codes:
+            rows = np.flatnonzero(kinds == code)
+            for k, col in enumerate(self._layouts[code][1][area]):
+                values = col[env_ids[rows]]
+                if k == len(merged):
+                    merged.append(np.empty((size, *values.shape[1:]), dtype=values.dtype))
+                merged[k][rows] = values
+        return self._nest(fields, merged, size)
+
+    @staticmethod
+    def _nest(fields: tuple[Field, ...], gathered: list[np.ndarray], size: int) -> dict[str, Any]:
+        """Gathered columns as Gymnasium's batched info (nested dicts, masks all True)."""
         infos: dict[str, Any] = {}
-        for (path, _, _, _), col in zip(fields, columns[area], strict=True):
-            values = col[env_ids]  # Python bools, ints and floats were stored as bool, int64, float64
+        for (path, _, _, _), values in zip(fields, gathered, strict=True):
+            # Python bools, ints and floats were stored as bool, int64, float64
             target = infos
             for key in path[:-1]:
                 if key not in target:

@@ -69,6 +69,8 @@ class RayBackend:
         # A native task's kwargs are checked here before any actor starts; the process backend's
         # spaces come from the first shard.
         local_spec = make_spec(task, num_envs=num_envs, seed=None, **kwargs) if native else None
+        # The shards' pools return Text leaves as their backend does.
+        self.capabilities = Capabilities(text_bytes=native)
         self.task = task
         self.max_restarts = max_restarts
         self.step_timeout = step_timeout

@@ -54,3 +54,22 @@ def test_the_largest_flat_string_fits_and_works() -> None:
     obs, _ = env.reset()
     assert obs.shape == (1, 7 * 7 * 3 + 28 * 100_000)
     env.close()
+
+
+def test_envpools_wfc_ids_are_refused_because_no_released_minigrid_can_make_them() -> None:
+    """EnvPool lists six wave-function-collapse levels. Their reference reads pattern images that
+    no released minigrid ships: this test fails when an installed minigrid can make one, which is
+    the day envhive has an exact target to port them to."""
+    import gymnasium
+    import minigrid
+
+    from envhive import envpool
+    from envhive.families.minigrid import WFC_IDS
+
+    minigrid.register_minigrid_envs()
+    for task_id in WFC_IDS:
+        with pytest.raises(FileNotFoundError, match="patterns"):
+            gymnasium.make(task_id).reset(seed=0)
+        with pytest.raises(envhive.UnknownTaskError, match="pattern images"):
+            envpool.make_gym(task_id, num_envs=1)
+        assert task_id not in envpool.list_all_envs()

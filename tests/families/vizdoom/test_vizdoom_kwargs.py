@@ -60,3 +60,19 @@ def test_deathmatch_maps_default_to_deathmatch():
     for task, scenario in family.ENVPOOL_IDS.items():
         if scenario:
             assert envhive.make_spec(task).config["game_args"] == family.GAME_ARGS.get(scenario, ""), task
+
+
+def test_button_actions_are_unbounded_and_samplable():
+    """Without combined actions each button's value is unbounded (delta buttons take any value):
+    Box(-inf, inf), which Gymnasium samples and the env steps with (EnvPool's (DBL_MIN, DBL_MAX)
+    cannot be sampled: its width overflows)."""
+    env = envhive.make("Basic-v1", num_envs=1, seed=0, img_height=30, img_width=40)
+    space = env.single_action_space
+    assert np.all(space.low == -np.inf) and np.all(space.high == np.inf)
+    space.seed(0)
+    env.reset(seed=0)
+    for _ in range(3):
+        action = space.sample()
+        assert np.all(np.isfinite(action))
+        env.step(action[None])
+    env.close()
