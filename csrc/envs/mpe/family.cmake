@@ -1,5 +1,6 @@
 # The Multi-Agent Particle Environments (mpe2 1.1.1's scenarios, written in C++: no dependency),
-# multi-agent tasks in envhive._mpe. Its loop bench steps simple_spread_v3 on one thread.
+# multi-agent tasks in envhive._mpe. Its resolver (src/envhive/families/mpe.py) draws the text of
+# mpe2's frames with pygame.freetype.
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/../pygame/pygame.cmake")
 set(_mpe_dir "${CMAKE_CURRENT_LIST_DIR}")
@@ -10,4 +11,5 @@ envhive_add_family(NAME mpe MODULE _mpe PACKAGE envhive
     "${_mpe_dir}/simple_reference.cc" "${_mpe_dir}/simple_crypto.cc" "${_mpe_dir}/simple_world_comm.cc"
   LINK envhive_pygame
   REGISTER_FUNCTION envhive::mpe::register_tasks
+  RESOLVER
   LOOP_BENCH "${_mpe_dir}/loop_bench.cc")

@@ -4,7 +4,7 @@
 #include "mpe.h"
 
 int main(int argc, char** argv) {
-  return envhive::run_loop_bench(argc, argv, [](envhive::TaskRegistry& registry, const envhive::FamilyData&) {
-    envhive::mpe::register_tasks(registry);
+  return envhive::run_loop_bench(argc, argv, [](envhive::TaskRegistry& registry, const envhive::FamilyData& data) {
+    envhive::mpe::register_tasks(registry, data);
   });
 }

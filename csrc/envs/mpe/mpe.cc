@@ -13,8 +13,9 @@ std::vector<ScenarioDef> scenario_defs() {
           simple_reference_def(), simple_crypto_def(),         simple_world_comm_def()};
 }
 
-void register_tasks(TaskRegistry& registry) {
-  for (const ScenarioDef& def : scenario_defs()) {
+void register_tasks(TaskRegistry& registry, const FamilyData& data) {
+  for (ScenarioDef def : scenario_defs()) {
+    def.data = &data;
     TaskMeta meta{.id = def.name + "_v" + std::to_string(def.version), .family = "mpe", .doc = def.doc};
     register_task<MpeEnv>(registry, std::move(meta), def);
   }

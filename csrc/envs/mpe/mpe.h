@@ -5,6 +5,6 @@
 
 namespace envhive::mpe {
 
-void register_tasks(TaskRegistry& registry);
+void register_tasks(TaskRegistry& registry, const FamilyData& data);
 
 }  // namespace envhive::mpe

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,10 @@ namespace {
 
 constexpr size_t kMoveActions = 5;  // dim_p * 2 + 1: no-op, -x, +x, -y, +y
 constexpr double kSensitivity = 5.0;
+constexpr const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+// "<agent> sends <word>   ", mpe2's text line of an agent that talks.
+std::string text_line(const std::string& agent, const std::string& word) { return agent + " sends " + word + "   "; }
 
 SpaceSpec observation_box(size_t n) {
   const double inf = std::numeric_limits<double>::infinity();
@@ -70,6 +75,11 @@ Spaces MpeEnv::spaces(const Config& c, const ScenarioDef& def) {
                                   : SpaceSpec::discrete(layouts[i].n);
     agents.push_back({s->agent_names[i], observation_box(s->observation_size(i)), std::move(action)});
   }
+  // The glyphs of the frames' text lines (mpe2 writes one per agent that talks).
+  std::string chars = kTextCharacters;
+  for (size_t i = 0; i < s->world.num_agents(); ++i)
+    if (!s->world.silent[i]) chars += s->agent_names[i];
+  load_glyphs(def.data, chars);
   return multi_agent_spaces(std::move(agents), {}, {.height = kFrameSide, .width = kFrameSide, .fps = kFrameFps});
 }
 
@@ -101,8 +111,36 @@ void MpeEnv::reset_agents() {
   original_cam_range_ = camera_range(scenario_->world);
 }
 
+std::string MpeEnv::message(size_t agent) const {
+  const World& w = scenario_->world;
+  if (w.silent[agent]) return "";
+  const double* c = w.comm(agent);
+  bool quiet = true;
+  for (size_t k = 0; k < w.dim_c(); ++k) quiet = quiet && c[k] == 0.0;
+  std::string word;
+  if (quiet) {
+    word = "_";
+  } else if (continuous_) {  // "[" + ",".join(f"{comm:.2f}") + "]"
+    word = "[";
+    for (size_t k = 0; k < w.dim_c(); ++k) {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%.2f", c[k]);
+      word += (k ? "," : "") + std::string(buf);
+    }
+    word += "]";
+  } else {  // alphabet[np.argmax(c)]: the first largest
+    size_t best = 0;
+    for (size_t k = 1; k < w.dim_c(); ++k)
+      if (c[k] > c[best]) best = k;
+    word = std::string(1, kAlphabet[best % 26]);
+  }
+  return text_line(scenario_->agent_names[agent], word);
+}
+
 void MpeEnv::render(uint8_t* rgb, RenderSlot&) {
-  draw_frame(scenario_->world, original_cam_range_, dynamic_rescaling_, rgb);
+  messages_.resize(scenario_->world.num_agents());
+  for (size_t i = 0; i < messages_.size(); ++i) messages_[i] = message(i);
+  draw_frame(scenario_->world, original_cam_range_, dynamic_rescaling_, messages_, rgb);
 }
 
 void MpeEnv::set_discrete(size_t agent, int64_t a) {

@@ -38,6 +38,8 @@ class MpeEnv final : public MultiAgentEnv {
   };
   static std::vector<ActionLayout> action_layouts(const Scenario& s, bool continuous);
   void set_discrete(size_t agent, int64_t a);
+  // What agent i says in mpe2's frames ("" for a silent agent).
+  std::string message(size_t agent) const;
   void set_continuous(size_t agent, const float* a);
 
   std::unique_ptr<Scenario> scenario_;
@@ -51,6 +53,7 @@ class MpeEnv final : public MultiAgentEnv {
   double original_cam_range_ = 1.0;  // mpe2's camera range at reset (the frames' zoom reference)
   mutable std::vector<double> obs_buf_;
   std::vector<float> action_buf_;  // one agent's continuous action, clipped
+  std::vector<std::string> messages_;  // render(): each agent's text
 };
 
 }  // namespace envhive::mpe

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../../core/family_data.h"
 #include "../../core/rng.h"
 #include "../../core/spec.h"
 #include "world.h"
@@ -45,6 +46,7 @@ struct ScenarioDef {
   bool local_ratio = false;      // the task has local_ratio (default 0.5)
   bool terminate_option = false;  // the task has terminate_on_success
   bool curriculum = false;        // the task has curriculum (mpe2 1.1.1: stage 0 throughout)
+  const FamilyData* data = nullptr;  // the family's data (its resolver draws the frames' text)
 };
 
 inline constexpr double kZero2[16] = {};  // zero padding (a slot of up to 16 values)
