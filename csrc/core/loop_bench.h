@@ -112,6 +112,12 @@ inline int run_loop_bench(int argc, char** argv, RegisterFamily register_family)
       continue;
     }
     for (size_t i = 0; i < act.count(); ++i) {
+      if (act.dtype == DType::kInt64) {  // a multi-agent task's Discrete agents: one value in [low, high] each
+        const auto lo = static_cast<int64_t>(act.low_at(i)), span = static_cast<int64_t>(act.high_at(i)) - lo + 1;
+        const int64_t a = lo + static_cast<int64_t>(gen() % static_cast<uint64_t>(span));
+        std::memcpy(row + i * sizeof(int64_t), &a, sizeof(a));
+        continue;
+      }
       const double v = std::uniform_real_distribution<double>(act.low_at(i), act.high_at(i))(gen);
       if (act.dtype == DType::kFloat64) {
         std::memcpy(row + i * sizeof(double), &v, sizeof(double));
