@@ -22,7 +22,7 @@ import envhive
         ("simple_spread_v3", {"N": 65}, ValueError, r"got 65"),
         ("simple_spread_v3", {"N": "3"}, TypeError, r"'N' must be of type int"),
         ("simple_spread_v3", {"N": 2.5}, TypeError, r"'N' must be of type int"),
-        ("simple_spread_v3", {"local_ratio": float("nan")}, ValueError, r"local_ratio must be in \[0, 1\].*nan"),
+        ("simple_spread_v3", {"local_ratio": float("nan")}, ValueError, r"simple_spread_v3: local_ratio is NaN"),
         ("simple_spread_v3", {"local_ratio": -0.1}, ValueError, r"local_ratio must be in \[0, 1\]"),
         ("simple_reference_v3", {"local_ratio": 1.5}, ValueError, r"local_ratio must be in \[0, 1\]"),
         ("simple_spread_v3", {"max_cycles": 0}, ValueError, r"max_cycles must be in \[1, "),
