@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envhive.call_rules import message
 from envhive.registry import AgentSpaces
 
 
@@ -88,8 +89,7 @@ class AgentLayout:
             if self.discrete:
                 if value.shape != (rows,):
                     raise ValueError(
-                        f"the actions of agent {agent.name!r} must have shape ({rows},) (one per env), "
-                        f"got {value.shape}"
+                        message("action_shape", where=f" of agent {agent.name!r}", expected=(rows,), got=value.shape)
                     )
                 if value.dtype.kind not in "iub":
                     raise TypeError(
@@ -104,7 +104,9 @@ class AgentLayout:
             else:
                 want = (rows, *space.shape)  # type: ignore[misc]
                 if value.shape != want:
-                    raise ValueError(f"the actions of agent {agent.name!r} must have shape {want}, got {value.shape}")
+                    raise ValueError(
+                        message("action_shape", where=f" of agent {agent.name!r}", expected=want, got=value.shape)
+                    )
                 row[:, lo : lo + n] = value.reshape(rows, n)
             if not need.all():
                 row[~need, lo : lo + n] = filler[lo : lo + n]
