@@ -85,11 +85,18 @@ HOOK = textwrap.dedent(
 
     def _mujoco_table():
         tasks = {}
+        from envhive import catalog
+
         for task_id in compat.list_all_envs():
+            try:
+                info = catalog.find(compat.kwargs.resolve_id(task_id)[0])
+            except compat.EnvPoolUnknownTaskError:
+                continue
+            if info is None or info.family != "mujoco":
+                continue  # no spec built: some tasks have none without kwargs (VizdoomCustom-v1)
             spec = compat.make_spec(task_id)
-            if spec.task_spec.family == "mujoco":
-                name, version = task_id.rsplit("-", 1)
-                tasks.setdefault(name, (set(), spec.max_episode_steps or 0))[0].add(version)
+            name, version = task_id.rsplit("-", 1)
+            tasks.setdefault(name, (set(), spec.max_episode_steps or 0))[0].add(version)
         return [(name, tuple(sorted(v)), steps) for name, (v, steps) in sorted(tasks.items())]
 
 
