@@ -160,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             o, t = statistics.median(ours), statistics.median(theirs)
             text += f"| {c.task} | {c.num_envs} | {o:,.0f} | {t:,.0f} | {o / t:.1f}x |\n"
     text += (
-        f"\n## envhive vs EnvPool 1.2.7 (same loop, each in a fresh process, medians of {a.repeats} interleaved runs)\n\n"
+        "\n## envhive vs EnvPool 1.2.7 (same loop, each in a fresh process, "
+        f"medians of {a.repeats} interleaved runs)\n\n"
         "| task | case | envhive steps/s | EnvPool steps/s | ratio | envhive / EnvPool per CPU-s | target met |\n"
         "|---|---|---:|---:|---:|---:|---|\n"
     )

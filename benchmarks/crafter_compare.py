@@ -64,9 +64,12 @@ def main(argv: list[str] | None = None) -> int:
             # steps per CPU-second: steps/s over the cores the process used (what load bends least)
             rc = (h.steps_per_s / h.cpu_cores) / (c.steps_per_s / c.cpu_cores) if h.cpu_cores and c.cpu_cores else None
             mode = "sync" if case.batch == case.num_envs else f"async {case.batch}/{case.num_envs}"
-            text += (f"| {case.task} | {case.num_envs} | {mode} | {h.steps_per_s / threads:,.0f} | {c.steps_per_s:,.0f} | "
-                     f"{r:.1f}x | {f'{rc:.1f}x' if rc else '-'} | {'yes' if min(r, rc or r) >= TARGET_PER_CORE else 'no'} |\n")  # fmt: skip
-    text += f"\nLoad average (1, 5, 15 min) before: {load[0]}; after: {', '.join(f'{v:.1f}' for v in os.getloadavg())}.\n"
+            met = "yes" if min(r, rc or r) >= TARGET_PER_CORE else "no"
+            per_cpu = f"{rc:.1f}x" if rc else "-"
+            text += (f"| {case.task} | {case.num_envs} | {mode} | {h.steps_per_s / threads:,.0f} | "
+                     f"{c.steps_per_s:,.0f} | {r:.1f}x | {per_cpu} | {met} |\n")  # fmt: skip
+    after = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+    text += f"\nLoad average (1, 5, 15 min) before: {load[0]}; after: {after}.\n"
     sys.stdout.write(text)
     data = result.to_json()
     data["report"] = text

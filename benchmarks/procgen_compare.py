@@ -73,7 +73,7 @@ else:
             env.async_reset()
             t0 = time.perf_counter()
             while time.perf_counter() - t0 < secs:
-                obs, r, te, tr, info = env.recv(); env.send(acts[k % 4096, :batch], info["env_id"]); k += 1; steps += batch
+                info = env.recv()[-1]; env.send(acts[k % 4096, :batch], info["env_id"]); k += 1; steps += batch
             wall = time.perf_counter() - t0
             for _ in range(n // batch):  # every env back before the next async_reset (EnvPool hangs otherwise)
                 env.recv()
@@ -227,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     if mem:
         text += "\n| task | envhive MB/env | EnvPool MB/env |\n|---|---:|---:|\n"
         for task in tasks:
-            text += f"| {task} | {fmt(mem.get(('envhive', task)), '.2f')} | {fmt(mem.get(('envpool', task)), '.2f')} |\n"
+            cells = [fmt(mem.get((e, task)), ".2f") for e in ("envhive", "envpool")]
+            text += f"| {task} | {cells[0]} | {cells[1]} |\n"
     text += (
         f"\nTargets: envhive >= {TARGET_ENVPOOL}x EnvPool 1.2.5, >= {TARGET_LOOP}x the engine loop x threads.\n"
         f"Load average (1, 5, 15 min) before: {', '.join(f'{v:.1f}' for v in load_before)}; "

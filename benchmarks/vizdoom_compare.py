@@ -166,8 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()
     text = (
         f"{a.num_envs} envs ({', '.join(f'{m}: batch {b}' for m, b in modes.items())}), {a.threads} threads "
-        f"(process backend: {a.threads} workers), frame_skip 4, medians of {a.repeats} interleaved runs x {a.seconds} s\n\n"
-        "| task | mode | engine | steps/s | steps per CPU-second | envhive / it (steps/s) | envhive / it (per CPU-s) |\n"
+        f"(process backend: {a.threads} workers), frame_skip 4, "
+        f"medians of {a.repeats} interleaved runs x {a.seconds} s\n\n"
+        "| task | mode | engine | steps/s | steps per CPU-second | envhive / it (steps/s) "
+        "| envhive / it (per CPU-s) |\n"
         "|---|---|---|---:|---:|---:|---:|\n"
     )
     med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in samples.items()}
