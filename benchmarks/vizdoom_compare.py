@@ -3,13 +3,16 @@ threads) against EnvPool 1.2.5's ViZDoom, the vizdoom package's own Python API i
 and envhive's process backend over vizdoom's own Gymnasium env (the route the issue weighs the native
 one against), on the same scenarios.
 
-Each engine runs in a fresh process, repetitions interleaved, medians. Reported: steps/s and steps
+Cases: `--num-envs` envs sync, and the same envs async with batch num_envs / 2 (envhive, EnvPool;
+recv/send); vizdoom-python is one DoomGame in a loop (`make_action(a, 4)`, `get_state()`), so its row is
+the same in both cases, and envhive-process runs sync only. Each engine runs in a fresh process,
+repetitions interleaved, medians. Reported: steps/s and steps
 per CPU-second of the whole process tree, the engine processes included (each DoomGame runs its
 engine in a process of its own), which a loaded machine bends far less than steps/s. A step is
 frame_skip=4 tics in every engine (vizdoom's Gymnasium env: frame_skip=4).
 
     python benchmarks/vizdoom_compare.py                    # ~10 minutes on 2 cores
-    python benchmarks/vizdoom_compare.py --tasks Basic-v1 --seconds 3 --repeats 5
+    python benchmarks/vizdoom_compare.py --tasks D1Basic-v1 --seconds 3 --repeats 5
 """
 
 from __future__ import annotations
@@ -23,16 +26,16 @@ import sys
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
-TASKS = "Basic-v1,HealthGathering-v1,D3Battle-v1"
+TASKS = "D1Basic-v1,Basic-v1,D3Battle-v1"
 ENGINES = ("envhive", "envpool", "vizdoom-python", "envhive-process")
 # vizdoom's own Gymnasium ids for EnvPool's scenarios (envhive-process runs them)
 GYM_IDS = {"Basic-v1": "VizdoomBasic-v1", "HealthGathering-v1": "VizdoomHealthGathering-v1",
-           "D3Battle-v1": None, "DefendTheCenter-v1": "VizdoomDefendCenter-v1"}  # fmt: skip
+           "DefendTheCenter-v1": "VizdoomDefendCenter-v1"}  # fmt: skip
 
 WORKER = r'''
 import os, sys, time, numpy as np
 engine, task, n, threads, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-gym_id = sys.argv[6]
+gym_id, batch = sys.argv[6], int(sys.argv[7])
 
 def tree_cpu():
     """utime + stime (s) of this process and every descendant alive now."""
@@ -83,16 +86,27 @@ elif engine == "envhive-process":
 else:
     if engine == "envpool":
         import envpool
-        env = envpool.make_gymnasium(task, num_envs=n, num_threads=threads, seed=0)
+        env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
     else:
         import envhive
-        env = envhive.make(task, num_envs=n, num_threads=threads, seed=0)
-    env.reset()
-    nb = env.single_action_space.shape[0]
+        env = envhive.make(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
+    space = getattr(env, "single_action_space", env.action_space)
+    nb = space.shape[0]
     acts = rng.integers(0, 2, size=(512, n, nb)).astype(np.float64)
-    def step(k):
-        env.step(acts[k % 512]); return n
-    close = env.close
+    if batch == n:
+        env.reset()
+        def step(k):
+            env.step(acts[k % 512]); return n
+    else:
+        env.async_reset()
+        def step(k):
+            info = env.recv()[-1]
+            env.send(acts[k % 512, :batch], info["env_id"]); return batch
+    def close():
+        if batch != n:
+            for _ in range(n // batch):  # every env back before closing (EnvPool hangs otherwise)
+                env.recv()
+        env.close()
 
 def run(secs):
     steps, k, t0 = 0, 0, time.perf_counter()
@@ -108,12 +122,12 @@ print(f"{steps / wall:.2f} {steps / max(c1 - c0, 1e-9):.2f}")
 '''
 
 
-def measure(engine: str, task: str, n: int, threads: int, seconds: float) -> tuple[float, float] | None:
+def measure(engine: str, task: str, n: int, batch: int, threads: int, seconds: float) -> tuple[float, float] | None:
     gym_id = GYM_IDS.get(task) or ""
     if engine == "envhive-process" and not gym_id:
         return None
     done = subprocess.run(
-        [sys.executable, "-c", WORKER, engine, task, str(n), str(threads), str(seconds), gym_id],
+        [sys.executable, "-c", WORKER, engine, task, str(n), str(threads), str(seconds), gym_id, str(batch)],
         capture_output=True, text=True, timeout=600, env=os.environ,
     )  # fmt: skip
     if done.returncode != 0 or not done.stdout.strip():
@@ -137,38 +151,46 @@ def main(argv: list[str] | None = None) -> int:
     tasks = a.tasks.split(",")
     engines = a.engines.split(",")
     load_before = os.getloadavg()
-    samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    for _ in range(a.repeats):
+    modes = {"sync": a.num_envs, "async": a.num_envs // 2}  # batch size
+    samples: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
+    for r in range(a.repeats):
         for task in tasks:
-            for engine in engines:
-                n = 1 if engine == "vizdoom-python" else a.num_envs
-                got = measure(engine, task, n, a.threads, a.seconds)
-                if got:
-                    samples.setdefault((engine, task), []).append(got)
+            for mode, batch in modes.items():
+                for engine in engines if r % 2 == 0 else engines[::-1]:
+                    if engine in ("vizdoom-python", "envhive-process") and mode == "async":
+                        continue
+                    n = 1 if engine == "vizdoom-python" else a.num_envs
+                    got = measure(engine, task, n, 1 if n == 1 else batch, a.threads, a.seconds)
+                    if got:
+                        samples.setdefault((engine, task, mode), []).append(got)
     load_after = os.getloadavg()
     text = (
-        f"{a.num_envs} envs, {a.threads} threads (process backend: {a.threads} workers), frame_skip 4, "
-        f"medians of {a.repeats} x {a.seconds} s\n\n"
-        "| task | engine | steps/s | steps per CPU-second | envhive / it (steps/s) | envhive / it (per CPU-s) |\n"
-        "|---|---|---:|---:|---:|---:|\n"
+        f"{a.num_envs} envs ({', '.join(f'{m}: batch {b}' for m, b in modes.items())}), {a.threads} threads "
+        f"(process backend: {a.threads} workers), frame_skip 4, "
+        f"medians of {a.repeats} interleaved runs x {a.seconds} s\n\n"
+        "| task | mode | engine | steps/s | steps per CPU-second | envhive / it (steps/s) "
+        "| envhive / it (per CPU-s) |\n"
+        "|---|---|---|---:|---:|---:|---:|\n"
     )
     med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in samples.items()}
     for task in tasks:
-        hive = med.get(("envhive", task))
-        for engine in engines:
-            m = med.get((engine, task))
-            if m is None:
-                text += f"| {task} | {engine} | - | - | - | - |\n"
-                continue
-            r = (f"{hive[0] / m[0]:.2f}x", f"{hive[1] / m[1]:.2f}x") if hive else ("-", "-")
-            text += f"| {task} | {engine} | {m[0]:,.0f} | {m[1]:,.0f} | {r[0]} | {r[1]} |\n"
+        for mode in modes:
+            hive = med.get(("envhive", task, mode))
+            for engine in engines:
+                single = engine in ("vizdoom-python", "envhive-process")
+                m = med.get((engine, task, "sync" if single else mode))
+                if m is None:
+                    text += f"| {task} | {mode} | {engine} | - | - | - | - |\n"
+                    continue
+                r = (f"{hive[0] / m[0]:.2f}x", f"{hive[1] / m[1]:.2f}x") if hive else ("-", "-")
+                text += f"| {task} | {mode} | {engine} | {m[0]:,.0f} | {m[1]:,.0f} | {r[0]} | {r[1]} |\n"
     text += (
         f"\nLoad average (1, 5, 15 min) before: {', '.join(f'{v:.1f}' for v in load_before)}; "
         f"after: {', '.join(f'{v:.1f}' for v in load_after)} ({os.cpu_count()} cores, shared machine).\n"
     )
     sys.stdout.write(text)
     a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps({"samples": {f"{e}|{t}": v for (e, t), v in samples.items()}, "report": text}) + "\n")
+    a.out.write_text(json.dumps({"samples": {"|".join(k): v for k, v in samples.items()}, "report": text}) + "\n")
     if a.markdown:
         a.markdown.write_text(text)
     return 0
