@@ -22,9 +22,21 @@ import envhive
 
 
 class _MallInfo2(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_size_t) for n in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                 "keepcost")]
+    _fields_ = [
+        (n, ctypes.c_size_t)
+        for n in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 _libc = ctypes.CDLL("libc.so.6")
@@ -78,8 +90,10 @@ def main() -> None:
         cycle(args.kind, args.num_envs, args.threads)
         if i % args.every == 0:
             samples.append((i, in_use_mb(), rss_mb()))
-            print(f"{args.kind} cycle {i:4d}: malloc in use {samples[-1][1]:8.1f} MB  RSS {samples[-1][2]:8.1f} MB",
-                  flush=True)
+            print(
+                f"{args.kind} cycle {i:4d}: malloc in use {samples[-1][1]:8.1f} MB  RSS {samples[-1][2]:8.1f} MB",
+                flush=True,
+            )
     first, last = samples[0], samples[-1]
     print(
         f"SUMMARY {args.kind} {args.cycles} cycles ({time.monotonic() - start:.0f} s): malloc in use "
