@@ -29,4 +29,14 @@ struct NeighborLimits {
 void nearest_entities(const World& world, const double* from, const std::vector<size_t>& candidates, size_t n,
                       std::vector<size_t>& out);
 
+// The observation's slots of the n nearest candidates: each one's position relative to `from`,
+// nearest first, then zeros for the slots beyond those present. `chosen` keeps the entities picked
+// (for the slots a scenario writes after these: their velocities, their messages).
+inline void write_nearest_positions(ObsWriter& w, const World& world, const double* from,
+                                    const std::vector<size_t>& candidates, size_t n, std::vector<size_t>& chosen) {
+  nearest_entities(world, from, candidates, n, chosen);
+  for (size_t e : chosen) w.rel(world.entities[e].pos, from);
+  for (size_t k = chosen.size(); k < n; ++k) w.put2(kZero2);
+}
+
 }  // namespace envhive::mpe

@@ -79,9 +79,7 @@ class SimpleAdversary final : public Scenario {
       for (size_t e : candidates_) w.rel(world.entities[e].pos, from);
       return;
     }
-    nearest_entities(world, from, candidates_, limit, chosen_);
-    for (size_t e : chosen_) w.rel(world.entities[e].pos, from);
-    for (size_t k = chosen_.size(); k < limit; ++k) w.put2(kZero2);
+    write_nearest_positions(w, world, from, candidates_, limit, chosen_);
   }
 
   size_t n_;

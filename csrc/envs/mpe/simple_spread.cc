@@ -77,9 +77,7 @@ class SimpleSpread final : public Scenario {
     if (limits_.landmarks) {
       candidates_.clear();
       for (size_t l = 0; l < n_; ++l) candidates_.push_back(n_ + l);
-      nearest_entities(world, me.pos, candidates_, limits_.landmarks, chosen_);
-      for (size_t e : chosen_) w.rel(world.entities[e].pos, me.pos);
-      for (size_t k = chosen_.size(); k < limits_.landmarks; ++k) w.put2(kZero2);
+      write_nearest_positions(w, world, me.pos, candidates_, limits_.landmarks, chosen_);
     } else {
       for (size_t l = 0; l < n_; ++l) w.rel(world.landmark(l).pos, me.pos);
     }
@@ -87,9 +85,7 @@ class SimpleSpread final : public Scenario {
       candidates_.clear();
       for (size_t i = 0; i < n_; ++i)
         if (i != agent) candidates_.push_back(i);
-      nearest_entities(world, me.pos, candidates_, limits_.agents, chosen_);
-      for (size_t e : chosen_) w.rel(world.entities[e].pos, me.pos);
-      for (size_t k = chosen_.size(); k < limits_.agents; ++k) w.put2(kZero2);
+      write_nearest_positions(w, world, me.pos, candidates_, limits_.agents, chosen_);
       for (size_t e : chosen_) w.put_n(world.comm(e), world.dim_c());
       for (size_t k = chosen_.size(); k < limits_.agents; ++k) w.put_n(kZero2, world.dim_c());
       return;
