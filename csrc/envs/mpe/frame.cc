@@ -33,36 +33,6 @@ double py_floordiv(double v, double w) {
 // pygame-ce's colour from a numpy float array (entity.color * 200): each channel int()-ed.
 uint8_t channel(double v) { return static_cast<uint8_t>(static_cast<int>(v)); }
 
-// pygame.draw.circle(surface, colour, center, radius, 1): the midpoint circle's eight octants,
-// one pixel each (pygame-ce's thin ring), pixels off the surface dropped.
-void ring(Canvas& canvas, int x0, int y0, int radius, Rgb c) {
-  if (radius < 1) return;
-  if (radius == 1) {  // pygame-ce: width >= radius draws the filled circle
-    canvas.draw_circle(x0, y0, radius, c);
-    return;
-  }
-  int f = 1 - radius, ddf_x = 0, ddf_y = -2 * radius, x = 0, y = radius;
-  const auto dot = [&](int px, int py) { canvas.draw_rect(px, py, 1, 1, c); };
-  while (x < y) {
-    if (f >= 0) {
-      --y;
-      ddf_y += 2;
-      f += ddf_y;
-    }
-    ++x;
-    ddf_x += 2;
-    f += ddf_x + 1;
-    dot(x0 + x - 1, y0 + y - 1);
-    dot(x0 - x, y0 + y - 1);
-    dot(x0 + x - 1, y0 - y);
-    dot(x0 - x, y0 - y);
-    dot(x0 + y - 1, y0 + x - 1);
-    dot(x0 + y - 1, y0 - x);
-    dot(x0 - y, y0 + x - 1);
-    dot(x0 - y, y0 - x);
-  }
-}
-
 // One character of mpe2's font as pygame.freetype.Font.render draws it alone: its advance, its
 // bounding box's left (from the pen) and top (above the baseline), and its coverage, w x h alpha
 // bytes, rows top first.
@@ -187,7 +157,7 @@ void draw_frame(const World& world, double original_cam_range, bool dynamic_resc
     const double radius = dynamic_rescaling ? e.size * 350 * scaling : e.size * 350;
     const int cx = pygame::draw_coord(x), cy = pygame::draw_coord(y), r = pygame::draw_coord(radius);
     canvas.draw_circle(cx, cy, r, {channel(e.color[0] * 200), channel(e.color[1] * 200), channel(e.color[2] * 200)});
-    ring(canvas, cx, cy, r, {0, 0, 0});
+    canvas.draw_circle_ring(cx, cy, r, {0, 0, 0});
     if (i < messages.size() && !messages[i].empty()) {
       // message position: (width * 0.05, height * 0.95 - height * 0.05 * line), integers here
       draw_text(rgb, 35, 665 - 35 * text_line, messages[i]);

@@ -95,6 +95,9 @@ class Canvas {
   void draw_polygon(const Point* pts, int n, Rgb c);
   // pygame.draw.circle(surface, colour, center, radius) filled.
   void draw_circle(int x, int y, int r, Rgb c);
+  // pygame.draw.circle(surface, colour, center, radius, 1): the midpoint circle's eight octants,
+  // one pixel each (pygame-ce's thin ring), pixels off the surface dropped.
+  void draw_circle_ring(int x, int y, int r, Rgb c);
   // pygame.draw.aaline(surface, colour, start, end): one segment with both end points.
   void draw_aaline(FPoint a, FPoint b, Rgb c) { ce_aaline(a.x, a.y, b.x, b.y, false, false, false, c); }
   // pygame.draw.aalines(surface, colour, closed, points): pygame-ce's Wu lines on float points,

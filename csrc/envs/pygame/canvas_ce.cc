@@ -177,6 +177,34 @@ void Canvas::draw_polygon(const Point* pts, int n, Rgb c) {
   }
 }
 
+void Canvas::draw_circle_ring(int x0, int y0, int radius, Rgb c) {
+  if (radius < 1) return;
+  if (radius == 1) {  // pygame-ce: width >= radius draws the filled circle
+    draw_circle(x0, y0, radius, c);
+    return;
+  }
+  int f = 1 - radius, ddf_x = 0, ddf_y = -2 * radius, x = 0, y = radius;
+  const auto dot = [&](int px, int py) { draw_rect(px, py, 1, 1, c); };
+  while (x < y) {
+    if (f >= 0) {
+      --y;
+      ddf_y += 2;
+      f += ddf_y;
+    }
+    ++x;
+    ddf_x += 2;
+    f += ddf_x + 1;
+    dot(x0 + x - 1, y0 + y - 1);
+    dot(x0 - x, y0 + y - 1);
+    dot(x0 + x - 1, y0 - y);
+    dot(x0 - x, y0 - y);
+    dot(x0 + y - 1, y0 + x - 1);
+    dot(x0 + y - 1, y0 - x);
+    dot(x0 - y, y0 + x - 1);
+    dot(x0 - y, y0 - x);
+  }
+}
+
 void Canvas::draw_circle(int x0, int y0, int r, Rgb c) {
   if (r < 1) return;
   if (x0 > w_ + r || x0 < -r || y0 > h_ + r || y0 < -r) return;
